@@ -1,0 +1,128 @@
+//! Sampling a track at a time in milliseconds, as the client does.
+
+use glam::{Quat, Vec3, Vec4};
+
+use crate::format::Key;
+
+/// A bone's transform: rotation and position, relative to its parent (a
+/// local pose) or to the model (a world pose), in engine axes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BonePose {
+    /// Position.
+    pub position: Vec3,
+    /// Rotation.
+    pub rotation: Quat,
+}
+
+impl BonePose {
+    /// No rotation, at the origin.
+    pub const IDENTITY: Self = Self { position: Vec3::ZERO, rotation: Quat::IDENTITY };
+
+    /// This pose placed under `parent`: the parent's rotation applies to
+    /// the local position, then the parent's position is added (the files
+    /// have no scale).
+    pub fn under(self, parent: BonePose) -> BonePose {
+        BonePose { position: parent.rotation * self.position + parent.position, rotation: parent.rotation * self.rotation }
+    }
+}
+
+impl From<&Key> for BonePose {
+    fn from(key: &Key) -> Self {
+        Self { position: key.position, rotation: key.rotation }
+    }
+}
+
+/// The pose of a track's keys at `t` milliseconds, by the client's rule:
+/// find the first key later than `t`; before the first key hold it, after
+/// the last hold that; otherwise blend the key before it with it. `None`
+/// for a track with no keys (the client would read out of range).
+pub fn sample_keys(keys: &[Key], t: f32) -> Option<BonePose> {
+    let next = keys.iter().position(|k| k.time_ms as f32 > t);
+    match next {
+        None => keys.last().map(BonePose::from),
+        Some(0) => Some(BonePose::from(&keys[0])),
+        Some(i) => {
+            let (a, b) = (&keys[i - 1], &keys[i]);
+            let (t0, t1) = (a.time_ms as f32, b.time_ms as f32);
+            let s = (t - t0) / (t1 - t0);
+            Some(BonePose { position: a.position + (b.position - a.position) * s, rotation: slerp(a.rotation, b.rotation, s) })
+        }
+    }
+}
+
+/// Shortest-arc spherical interpolation as Direct3D's `D3DXQuaternionSlerp`
+/// computes it: flip `b` when the dot product is negative, and blend
+/// linearly (without renormalising) when the two are within 0.001 of each
+/// other, where `sin` of the angle is too small to divide by.
+pub fn slerp(a: Quat, b: Quat, s: f32) -> Quat {
+    let mut dot = a.dot(b);
+    let sign = if dot < 0.0 {
+        dot = -dot;
+        -1.0
+    } else {
+        1.0
+    };
+    let (wa, wb) = if 1.0 - dot > 0.001 {
+        let theta = dot.acos();
+        let sin = theta.sin();
+        ((theta * (1.0 - s)).sin() / sin, (theta * s).sin() / sin)
+    } else {
+        (1.0 - s, s)
+    };
+    Quat::from_vec4(Vec4::from(a) * wa + Vec4::from(b) * (wb * sign))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(t: i32, x: f32, angle: f32) -> Key {
+        Key::new(t, Vec3::new(x, 0.0, 0.0), Quat::from_rotation_y(angle))
+    }
+
+    #[test]
+    fn holds_before_first_and_after_last() {
+        let keys = [key(100, 1.0, 0.0), key(200, 3.0, 1.0)];
+        assert_eq!(sample_keys(&keys, 0.0).unwrap().position.x, 1.0);
+        assert_eq!(sample_keys(&keys, 100.0).unwrap().position.x, 1.0);
+        assert_eq!(sample_keys(&keys, 150.0).unwrap().position.x, 2.0);
+        assert_eq!(sample_keys(&keys, 200.0).unwrap().position.x, 3.0);
+        assert_eq!(sample_keys(&keys, 5000.0).unwrap().position.x, 3.0);
+        assert_eq!(sample_keys(&keys[..1], 150.0).unwrap().position.x, 1.0);
+        assert_eq!(sample_keys(&[], 0.0), None);
+    }
+
+    #[test]
+    fn rotation_takes_the_short_way() {
+        let a = Quat::from_rotation_y(0.2);
+        let b = -Quat::from_rotation_y(0.6);
+        let mid = slerp(a, b, 0.5);
+        assert!(mid.abs_diff_eq(Quat::from_rotation_y(0.4), 1e-6), "{mid}");
+        let keys = [Key::new(0, Vec3::ZERO, a), Key::new(100, Vec3::ZERO, b)];
+        assert!(sample_keys(&keys, 50.0).unwrap().rotation.abs_diff_eq(Quat::from_rotation_y(0.4), 1e-6));
+    }
+
+    #[test]
+    fn nearly_equal_rotations_blend_linearly() {
+        let a = Quat::from_rotation_x(0.0);
+        let b = Quat::from_rotation_x(0.01);
+        let mid = slerp(a, b, 0.5);
+        assert_eq!(mid, Quat::from_vec4((Vec4::from(a) + Vec4::from(b)) * 0.5));
+    }
+
+    #[test]
+    fn unsorted_keys_use_the_first_later_key() {
+        let keys = [key(0, 0.0, 0.0), key(100, 10.0, 0.0), key(50, 20.0, 0.0)];
+        // First key later than 60 is the one at 100: blend 0..100.
+        assert_eq!(sample_keys(&keys, 60.0).unwrap().position.x, 6.0);
+    }
+
+    #[test]
+    fn under_composes_like_a_transform_hierarchy() {
+        let parent = BonePose { position: Vec3::new(0.0, 10.0, 0.0), rotation: Quat::from_rotation_z(std::f32::consts::FRAC_PI_2) };
+        let child = BonePose { position: Vec3::X * 5.0, rotation: Quat::IDENTITY };
+        let world = child.under(parent);
+        assert!(world.position.abs_diff_eq(Vec3::new(0.0, 15.0, 0.0), 1e-5));
+        assert_eq!(world.rotation, parent.rotation);
+    }
+}

@@ -1,0 +1,41 @@
+//! Saving without ever leaving a half-written file behind.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+/// Writes `bytes` to `path` through a temporary file in the same folder,
+/// renamed over `path` only once complete: what was on disk survives any
+/// failure on the way.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new().prefix(".io3d-").suffix(".tmp").tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.ani");
+        std::fs::write(&path, b"old").unwrap();
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_failed_save_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("no such folder").join("a.ani");
+        assert!(write_atomic(&missing, b"new").is_err());
+    }
+}

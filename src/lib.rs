@@ -1,0 +1,42 @@
+//! Read, write, check and play the animation files of the io3D engine, the
+//! engine of the online game Lost Saga.
+//!
+//! ```
+//! use bevy_io3d::prelude::*;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/biped_walk_4002.ani"))?;
+//! let walk = Animation::from_bytes(&bytes)?;
+//! // Unchanged values write back the same bytes.
+//! assert_eq!(walk.to_bytes()?, bytes);
+//!
+//! let skeleton = Skeleton::from_bytes(&std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/biped.skl"))?)?;
+//! let rig = Rig::new(&skeleton)?;
+//! let pose = rig.world_pose(&walk, 500.0);
+//! println!("Bip01 at 500 ms: {}", pose[0].position);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! - [`format`]: `.ani`, `.skl` and model configs as plain values, read and
+//!   written byte for byte, with errors that say where.
+//! - [`anim`]: sampling by the client's rules, clocks, forward kinematics.
+//! - [`check`]: the lint behind `io3d check`: what would break in the game.
+//! - `json` (feature `json`): the JSON form behind `io3d dump` and
+//!   `io3d build`.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod anim;
+pub mod check;
+pub mod file;
+pub mod format;
+#[cfg(feature = "json")]
+pub mod json;
+
+/// The types most programs need.
+pub mod prelude {
+    pub use crate::anim::{BonePose, RepeatMode, Rig};
+    pub use crate::format::{AniVersion, Animation, Event, FileString, Key, ModelConfig, Skeleton, Track};
+}
