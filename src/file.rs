@@ -11,12 +11,32 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new().prefix(".io3d-").suffix(".tmp").tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".io3d-").suffix(".tmp");
+    // Keep the permissions of the file replaced; a new one gets the usual
+    // rw-r--r-- rather than the temporary file's private rw-------.
+    match std::fs::metadata(path) {
+        Ok(meta) => {
+            builder.permissions(meta.permissions());
+        }
+        Err(_) => new_file_permissions(&mut builder),
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
+
+#[cfg(unix)]
+fn new_file_permissions(builder: &mut tempfile::Builder) {
+    use std::os::unix::fs::PermissionsExt;
+    builder.permissions(std::fs::Permissions::from_mode(0o644));
+}
+
+/// Elsewhere a temporary file already has a new file's permissions.
+#[cfg(not(unix))]
+fn new_file_permissions(_: &mut tempfile::Builder) {}
 
 #[cfg(test)]
 mod tests {

@@ -48,7 +48,8 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(severity: Severity, rule: &'static str, offset: usize, message: impl Into<String>) -> Self {
+    /// A finding.
+    pub fn new(severity: Severity, rule: &'static str, offset: usize, message: impl Into<String>) -> Self {
         Self { severity, rule, offset, message: message.into() }
     }
 }
@@ -69,7 +70,7 @@ fn read_error_offset(error: &ReadError) -> usize {
 }
 
 /// The finding for a file that does not load.
-fn unreadable(offset: usize, message: String) -> Finding {
+pub fn unreadable(offset: usize, message: String) -> Finding {
     Finding::new(Severity::Error, "unreadable", offset, message)
 }
 

@@ -1,0 +1,252 @@
+//! The format library against the bundled files and generated ones:
+//! byte-exact round trips, conversion precision, and damaged input.
+
+use bevy_io3d::check::{check_ani, check_skl};
+use bevy_io3d::format::rotation::{decode_eight_bytes, decode_small_three};
+use bevy_io3d::format::{AniVersion, Animation, Event, FileString, Key, ModelConfig, PackedRotation, Skeleton, Track};
+use bevy_io3d::json::{Document, from_json, to_json};
+use glam::{Quat, Vec3};
+use proptest::prelude::*;
+
+fn asset(name: &str) -> Vec<u8> {
+    let path = format!("{}/assets/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn ani_assets() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for clip in ["walk", "idle", "attack"] {
+        for version in AniVersion::ALL {
+            let name = format!("biped_{clip}_{version}.ani");
+            out.push((name.clone(), asset(&name)));
+        }
+    }
+    out
+}
+
+#[test]
+fn bundled_files_round_trip_byte_for_byte() {
+    for (name, bytes) in ani_assets() {
+        let animation = Animation::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(animation.to_bytes().unwrap(), bytes, "{name}");
+        let built = from_json(&to_json(&Document::Ani(animation))).unwrap();
+        assert_eq!(built.to_bytes().unwrap(), bytes, "{name} through JSON");
+        assert_eq!(check_ani(&bytes, None), [], "{name} is clean");
+    }
+    let bytes = asset("biped.skl");
+    let skeleton = Skeleton::from_bytes(&bytes).unwrap();
+    assert_eq!(skeleton.to_bytes().unwrap(), bytes);
+    assert_eq!(from_json(&to_json(&Document::Skl(skeleton))).unwrap().to_bytes().unwrap(), bytes);
+    let config = ModelConfig::parse(&asset("biped.txt")).unwrap();
+    assert_eq!(config.skeleton.as_deref(), Some("biped.skl"));
+    assert_eq!(config.animations.len(), 3);
+}
+
+#[test]
+fn bundled_samples_are_what_the_issue_asks_for() {
+    let skeleton = Skeleton::from_bytes(&asset("biped.skl")).unwrap();
+    let rig = bevy_io3d::anim::Rig::new(&skeleton).unwrap();
+    let walk = Animation::from_bytes(&asset("biped_walk_4000.ani")).unwrap();
+    assert_eq!(check_ani(&asset("biped_walk_4000.ani"), Some(&skeleton)), []);
+    let root = |t: f32| rig.world_pose(&walk, t)[0].position;
+    assert!((70.0..90.0).contains(&root(0.0).y), "Bip01 about 80 units up");
+    assert!(root(1000.0).z - root(0.0).z > 100.0, "the walk moves forward along +Z");
+    let thigh = skeleton.bone_index(b"Bip01 L Thigh").unwrap();
+    assert_eq!(skeleton.bones[thigh].parent, "Bip01 Spine");
+    let attack = Animation::from_bytes(&asset("biped_attack_4002.ani")).unwrap();
+    assert_eq!(attack.events.len(), 3);
+    let times: Vec<f32> = attack.events_by_time().iter().map(|e| e.time_ms).collect();
+    assert_eq!(times, [250.0, 300.0, 450.0]);
+    assert_eq!(attack.events[2].sub_info.to_text(), "sound/기합.wav");
+}
+
+/// The angle between two rotations, computed in `f64` as
+/// `2 atan2(|a - b|, |a + b|)`, which stays precise for tiny angles where
+/// `acos` of an `f32` dot product does not.
+fn angle_degrees(a: Quat, b: Quat) -> f32 {
+    let [a, b] = [a, b].map(|q| q.as_dquat().normalize());
+    let b = if a.dot(b) < 0.0 { -b } else { b };
+    (2.0 * (a - b).length().atan2((a + b).length())).to_degrees() as f32
+}
+
+/// The largest rotation change, over all keys, from converting `a` to
+/// `version` and back to 4000; positions and times must not change at all.
+fn conversion_error(a: &Animation, version: AniVersion) -> f32 {
+    let mut converted = a.clone();
+    converted.convert(version).unwrap();
+    let mut back = Animation::from_bytes(&converted.to_bytes().unwrap()).unwrap();
+    back.convert(AniVersion::V4000).unwrap();
+    let mut worst = 0.0f32;
+    for (t0, t1) in a.tracks.iter().zip(&back.tracks) {
+        for (k0, k1) in t0.keys.iter().zip(&t1.keys) {
+            assert_eq!((k0.time_ms, k0.position), (k1.time_ms, k1.position));
+            worst = worst.max(angle_degrees(k0.rotation, k1.rotation));
+        }
+    }
+    worst
+}
+
+fn random_rotations(n: usize) -> Animation {
+    let mut a = Animation::new(AniVersion::V4000, n as i32);
+    let mut x: u32 = 7;
+    let mut next = || {
+        x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (x >> 8) as f32 / (1 << 24) as f32 * 2.0 - 1.0
+    };
+    let keys = (0..n)
+        .map(|i| {
+            let q = Quat::from_xyzw(next(), next(), next(), next()).normalize();
+            Key::new(i as i32, Vec3::new(next(), next(), next()) * 100.0, q)
+        })
+        .collect();
+    a.tracks.push(Track { bone: "Bip01".into(), weight: 1.0, keys });
+    a
+}
+
+#[test]
+fn conversion_keeps_rotations_within_the_versions_precision() {
+    // The client's encoder truncates rather than rounds, so a 4001 key can
+    // be off by up to about 0.67 degrees for the worst rotations (measured
+    // over millions of random ones); the bundled motions stay under 0.6.
+    let walk = Animation::from_bytes(&asset("biped_walk_4000.ani")).unwrap();
+    let random = random_rotations(20_000);
+    for (a, small_three_bound) in [(&walk, 0.6), (&random, 0.67)] {
+        let small_three = conversion_error(a, AniVersion::V4001);
+        let eight_bytes = conversion_error(a, AniVersion::V4002);
+        eprintln!("worst rotation change: 4001 {small_three} degrees, 4002 {eight_bytes} degrees");
+        assert!(small_three < small_three_bound, "4000 -> 4001 -> 4000 moved a rotation by {small_three} degrees");
+        assert!(eight_bytes < 0.06, "4000 -> 4002 -> 4000 moved a rotation by {eight_bytes} degrees");
+    }
+}
+
+/// Every prefix of a valid file, and every single-bit flip of it, reads as
+/// an error or as a value that writes back exactly the bytes read.
+fn damage_walk(bytes: &[u8], read_and_write: impl Fn(&[u8]) -> Option<Vec<u8>>) {
+    for len in 0..bytes.len() {
+        if let Some(written) = read_and_write(&bytes[..len]) {
+            assert_eq!(written, &bytes[..len], "prefix of {len} bytes");
+        }
+    }
+    let mut flipped = bytes.to_vec();
+    for i in 0..bytes.len() {
+        // Every bit in the first 64 bytes (magic, version, counts), one a byte after.
+        let bits = if i < 64 { 0..8 } else { (i % 8)..(i % 8 + 1) };
+        for bit in bits {
+            flipped[i] ^= 1 << bit;
+            if let Some(written) = read_and_write(&flipped) {
+                assert_eq!(written, flipped, "bit {bit} of byte {i} flipped");
+            }
+            flipped[i] ^= 1 << bit;
+        }
+    }
+}
+
+#[test]
+fn damaged_files_never_panic_and_accepted_ones_round_trip() {
+    let ani = |b: &[u8]| {
+        let _ = check_ani(b, None);
+        Animation::from_bytes(b).ok().map(|a| a.to_bytes().expect("a value read is writable"))
+    };
+    for name in ["biped_attack_4000.ani", "biped_attack_4001.ani", "biped_attack_4002.ani"] {
+        damage_walk(&asset(name), ani);
+    }
+    damage_walk(&asset("biped.skl"), |b| {
+        let _ = check_skl(b);
+        Skeleton::from_bytes(b).ok().map(|s| s.to_bytes().expect("a value read is writable"))
+    });
+    damage_walk(&asset("biped.txt"), |b| {
+        let _ = ModelConfig::parse(b);
+        None
+    });
+}
+
+#[test]
+fn a_tiny_file_claiming_two_billion_keys_is_refused_without_allocating_them() {
+    let mut bytes = b"ANI\0".to_vec();
+    for v in [4001i32, 0, 1000, 1, 5] {
+        bytes.extend(v.to_le_bytes());
+    }
+    bytes.extend(b"Bip01");
+    bytes.extend(1.0f32.to_le_bytes());
+    bytes.extend(2_000_000_000i32.to_le_bytes());
+    let err = Animation::from_bytes(&bytes).unwrap_err();
+    assert_eq!(err.to_string(), "track 0 'Bip01', key 0: rotation needs 4 bytes at byte 37, but the file ends at byte 37");
+}
+
+fn file_string() -> impl Strategy<Value = FileString> {
+    prop_oneof![
+        4 => "[ -~]{0,24}".prop_map(|s| FileString::from(s.as_str())),
+        2 => prop::collection::vec(any::<u8>(), 1..24).prop_map(FileString::from),
+        1 => (i32::MIN..=0).prop_map(FileString::empty_with_length),
+    ]
+}
+
+fn any_f32() -> impl Strategy<Value = f32> {
+    prop_oneof![3 => -1000.0f32..1000.0, 1 => any::<u32>().prop_map(f32::from_bits)]
+}
+
+fn key(version: AniVersion) -> impl Strategy<Value = Key> {
+    let rotation = match version {
+        AniVersion::V4000 => prop::array::uniform4(any_f32()).prop_map(|q| (Quat::from_array(q), None)).boxed(),
+        AniVersion::V4001 => any::<u32>()
+            .prop_map(|w| (decode_small_three(w).rotation, Some(PackedRotation::SmallThree(w))))
+            .boxed(),
+        AniVersion::V4002 => any::<[u32; 2]>()
+            .prop_map(|w| (decode_eight_bytes(w), Some(PackedRotation::EightBytes(w))))
+            .boxed(),
+    };
+    (any::<i32>(), prop::array::uniform3(any_f32()), rotation).prop_map(|(time_ms, p, (rotation, packed))| Key {
+        time_ms,
+        position: Vec3::from_array(p),
+        rotation,
+        packed,
+    })
+}
+
+fn animation() -> impl Strategy<Value = Animation> {
+    prop::sample::select(AniVersion::ALL.to_vec()).prop_flat_map(|version| {
+        let event = (file_string(), file_string(), any_f32()).prop_map(|(kind, sub_info, time_ms)| Event { kind, sub_info, time_ms });
+        let track = (file_string(), any_f32(), prop::collection::vec(key(version), 0..6))
+            .prop_map(|(bone, weight, keys)| Track { bone, weight, keys });
+        (
+            prop::collection::vec(event, 0..4),
+            any::<i32>(),
+            prop::collection::vec(track, 0..5),
+            prop::collection::vec(any::<u8>(), 0..6),
+        )
+            .prop_map(move |(events, total_ms, tracks, trailing)| Animation { version, events, total_ms, tracks, trailing })
+    })
+}
+
+proptest! {
+    #[test]
+    fn any_animation_round_trips_through_bytes_and_json(animation in animation()) {
+        let bytes = animation.to_bytes().unwrap();
+        let read = Animation::from_bytes(&bytes).unwrap();
+        prop_assert_eq!(&read.to_bytes().unwrap(), &bytes);
+        let built = from_json(&to_json(&Document::Ani(read))).unwrap();
+        prop_assert_eq!(built.to_bytes().unwrap(), bytes);
+    }
+
+    #[test]
+    fn any_skeleton_round_trips_through_bytes_and_json(
+        bones in prop::collection::vec((file_string(), prop::array::uniform32(any_f32()), file_string(), prop::collection::vec(file_string(), 0..3)), 0..4),
+        linked in file_string(),
+        trailing in prop::collection::vec(any::<u8>(), 0..6),
+    ) {
+        let bones = bones.into_iter().map(|(name, f, parent, children)| bevy_io3d::format::Bone {
+            name,
+            position: Vec3::new(f[0], f[1], f[2]),
+            rotation: Quat::from_xyzw(f[3], f[4], f[5], f[6]),
+            inverse_bind_position: Vec3::new(f[7], f[8], f[9]),
+            inverse_bind_rotation: Quat::from_xyzw(f[10], f[11], f[12], f[13]),
+            object_tm: std::array::from_fn(|i| f[16 + i]),
+            parent,
+            children,
+        }).collect();
+        let skeleton = Skeleton { bones, linked_skeleton: linked, trailing };
+        let bytes = skeleton.to_bytes().unwrap();
+        prop_assert_eq!(&Skeleton::from_bytes(&bytes).unwrap().to_bytes().unwrap(), &bytes);
+        prop_assert_eq!(from_json(&to_json(&Document::Skl(skeleton))).unwrap().to_bytes().unwrap(), bytes);
+    }
+}
