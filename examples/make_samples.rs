@@ -40,7 +40,11 @@ impl Pose {
     /// The bends of both sides: `left` for `Bip01 L <part>`, `right` for R.
     fn sides(self, part: &str, left: Vec3, right: Vec3) -> Self {
         let name = |side: &str| -> &'static str {
-            biped::BONES.iter().find(|(n, _)| *n == format!("Bip01 {side} {part}")).map(|(n, _)| *n).expect("a Biped part")
+            biped::BONES
+                .iter()
+                .find(|(n, _)| *n == format!("Bip01 {side} {part}"))
+                .map(|(n, _)| *n)
+                .expect("a Biped part")
         };
         self.bend(name("L"), left.x, left.y, left.z).bend(name("R"), right.x, right.y, right.z)
     }

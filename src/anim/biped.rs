@@ -111,7 +111,11 @@ pub fn skeleton() -> Skeleton {
                 inverse_bind_rotation: inverse,
                 object_tm: Mat4::from_rotation_translation(rotation, position).to_cols_array(),
                 parent: parent.unwrap_or("NoParent").into(),
-                children: BONES.iter().filter(|(_, p)| *p == Some(*name)).map(|(child, _)| FileString::from(*child)).collect(),
+                children: BONES
+                    .iter()
+                    .filter(|(_, p)| *p == Some(*name))
+                    .map(|(child, _)| FileString::from(*child))
+                    .collect(),
             }
         })
         .collect();

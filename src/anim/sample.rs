@@ -22,7 +22,10 @@ impl BonePose {
     /// the local position, then the parent's position is added (the files
     /// have no scale).
     pub fn under(self, parent: BonePose) -> BonePose {
-        BonePose { position: parent.rotation * self.position + parent.position, rotation: parent.rotation * self.rotation }
+        BonePose {
+            position: parent.rotation * self.position + parent.position,
+            rotation: parent.rotation * self.rotation,
+        }
     }
 }
 
@@ -45,7 +48,10 @@ pub fn sample_keys(keys: &[Key], t: f32) -> Option<BonePose> {
             let (a, b) = (&keys[i - 1], &keys[i]);
             let (t0, t1) = (a.time_ms as f32, b.time_ms as f32);
             let s = (t - t0) / (t1 - t0);
-            Some(BonePose { position: a.position + (b.position - a.position) * s, rotation: slerp(a.rotation, b.rotation, s) })
+            Some(BonePose {
+                position: a.position + (b.position - a.position) * s,
+                rotation: slerp(a.rotation, b.rotation, s),
+            })
         }
     }
 }
@@ -119,7 +125,10 @@ mod tests {
 
     #[test]
     fn under_composes_like_a_transform_hierarchy() {
-        let parent = BonePose { position: Vec3::new(0.0, 10.0, 0.0), rotation: Quat::from_rotation_z(std::f32::consts::FRAC_PI_2) };
+        let parent = BonePose {
+            position: Vec3::new(0.0, 10.0, 0.0),
+            rotation: Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+        };
         let child = BonePose { position: Vec3::X * 5.0, rotation: Quat::IDENTITY };
         let world = child.under(parent);
         assert!(world.position.abs_diff_eq(Vec3::new(0.0, 15.0, 0.0), 1e-5));

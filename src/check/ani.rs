@@ -49,7 +49,12 @@ impl AniCheck<'_> {
             ));
         }
         if a.tracks.is_empty() {
-            out.push(Finding::new(Severity::Warning, "no-tracks", self.layout.total_ms + 4, "the animation has no tracks"));
+            out.push(Finding::new(
+                Severity::Warning,
+                "no-tracks",
+                self.layout.total_ms + 4,
+                "the animation has no tracks",
+            ));
         }
     }
 
@@ -91,7 +96,12 @@ impl AniCheck<'_> {
                 first_of.insert(track.bone.c_str(), t);
             }
             if !track.weight.is_finite() {
-                out.push(Finding::new(Severity::Error, "not-finite", offset, format!("{place}: weight is {}", track.weight)));
+                out.push(Finding::new(
+                    Severity::Error,
+                    "not-finite",
+                    offset,
+                    format!("{place}: weight is {}", track.weight),
+                ));
             } else if track.weight == 0.0 {
                 out.push(Finding::new(
                     Severity::Warning,
@@ -119,7 +129,8 @@ impl AniCheck<'_> {
             let offset = self.layout.key(version, t, k);
             let at = format!("{place}, key {k}");
             if let Some(prev) = k.checked_sub(1).map(|p| track.keys[p].time_ms) {
-                let (severity, how) = if key.time_ms < prev { (Severity::Error, "goes back") } else { (Severity::Warning, "repeats") };
+                let (severity, how) =
+                    if key.time_ms < prev { (Severity::Error, "goes back") } else { (Severity::Warning, "repeats") };
                 if key.time_ms <= prev {
                     out.push(Finding::new(
                         severity,
@@ -138,13 +149,25 @@ impl AniCheck<'_> {
                 ));
             }
             if not_finite(&key.position.to_array()) {
-                out.push(Finding::new(Severity::Error, "not-finite", offset, format!("{at}: position is {}", key.position)));
+                out.push(Finding::new(
+                    Severity::Error,
+                    "not-finite",
+                    offset,
+                    format!("{at}: position is {}", key.position),
+                ));
             }
             self.rotation(out, offset, &at, key.rotation, key.packed);
         }
     }
 
-    fn rotation(&self, out: &mut Vec<Finding>, offset: usize, at: &str, rotation: Quat, packed: Option<PackedRotation>) {
+    fn rotation(
+        &self,
+        out: &mut Vec<Finding>,
+        offset: usize,
+        at: &str,
+        rotation: Quat,
+        packed: Option<PackedRotation>,
+    ) {
         if let Some(PackedRotation::SmallThree(word)) = packed
             && decode_small_three(word).nan_in_client
         {
@@ -152,7 +175,9 @@ impl AniCheck<'_> {
                 Severity::Error,
                 "small-three-nan",
                 offset,
-                format!("{at}: rotation word {word:#010x} decodes to NaN in the client (shown with the lost component as 0)"),
+                format!(
+                    "{at}: rotation word {word:#010x} decodes to NaN in the client (shown with the lost component as 0)"
+                ),
             ));
             return;
         }
@@ -212,7 +237,11 @@ mod tests {
         let key = |t| Key::new(t, Vec3::ZERO, Quat::IDENTITY);
         a.tracks.push(Track { bone: "Bip01".into(), weight: 1.0, keys: vec![key(0), key(50), key(40), key(200)] });
         a.tracks.push(Track { bone: "Bip01".into(), weight: 0.0, keys: vec![] });
-        a.tracks.push(Track { bone: "Bip01 Tail".into(), weight: 1.0, keys: vec![Key::new(0, Vec3::NAN, Quat::from_xyzw(0.0, 0.0, 0.0, 2.0))] });
+        a.tracks.push(Track {
+            bone: "Bip01 Tail".into(),
+            weight: 1.0,
+            keys: vec![Key::new(0, Vec3::NAN, Quat::from_xyzw(0.0, 0.0, 0.0, 2.0))],
+        });
         a.trailing = vec![1, 2, 3];
         let bytes = a.to_bytes().unwrap();
         let skeleton = crate::anim::biped::skeleton();

@@ -63,9 +63,9 @@ impl fmt::Display for Finding {
 /// Where a read failed, for the finding that reports it.
 fn read_error_offset(error: &ReadError) -> usize {
     match error {
-        ReadError::Truncated { at, .. }
-        | ReadError::NegativeCount { at, .. }
-        | ReadError::StringTooLong { at, .. } => *at,
+        ReadError::Truncated { at, .. } | ReadError::NegativeCount { at, .. } | ReadError::StringTooLong { at, .. } => {
+            *at
+        }
     }
 }
 
@@ -107,7 +107,11 @@ fn check_string(out: &mut Vec<Finding>, offset: usize, what: &str, s: &crate::fo
             Severity::Warning,
             "zero-byte",
             offset,
-            format!("{what} '{}' holds a zero byte: the client cuts it to '{}'", s.to_text(), String::from_utf8_lossy(s.c_str())),
+            format!(
+                "{what} '{}' holds a zero byte: the client cuts it to '{}'",
+                s.to_text(),
+                String::from_utf8_lossy(s.c_str())
+            ),
         ));
     }
 }

@@ -21,7 +21,12 @@ pub fn check_skl(bytes: &[u8]) -> Vec<Finding> {
         }
         let values = [bone.position.to_array().as_slice(), &bone.rotation.to_array(), &bone.object_tm].concat();
         if values.iter().any(|v| !v.is_finite()) {
-            out.push(Finding::new(Severity::Error, "not-finite", offset, format!("{place}: rest pose holds NaN or infinity")));
+            out.push(Finding::new(
+                Severity::Error,
+                "not-finite",
+                offset,
+                format!("{place}: rest pose holds NaN or infinity"),
+            ));
         } else if (bone.rotation.length() - 1.0).abs() > UNIT_TOLERANCE {
             out.push(Finding::new(
                 Severity::Warning,

@@ -370,31 +370,61 @@ fn write_event(w: &mut Writer, event: &Event) -> Result<(), WriteProblem> {
 fn read_track(r: &mut Reader, version: AniVersion, index: usize) -> Result<(Track, usize), AniError> {
     let malformed = |place: Place| move |cause| AniError::Malformed { place, cause };
     let bone = r.string("bone name").map_err(malformed(Place::Track(index, None)))?;
-    let place = Place::Track(index, Some(bone.clone()));
-    let weight = r.f32("weight").map_err(malformed(place.clone()))?;
-    let count = r.count("key count").map_err(malformed(place))?;
+    let at_track = |cause| AniError::Malformed { place: Place::Track(index, Some(bone.clone())), cause };
+    let weight = r.f32("weight").map_err(at_track)?;
+    let count = r.count("key count").map_err(at_track)?;
     let first_key = r.pos();
-    let mut keys = Vec::with_capacity(r.capacity(count, version.key_size()));
-    for k in 0..count {
-        let key = read_key(r, version).map_err(malformed(Place::Key { track: index, bone: bone.clone(), key: k }))?;
-        keys.push(key);
+    let size = version.key_size();
+    let whole_keys = r.remaining() / size;
+    if count > whole_keys {
+        let cause = truncated_key(r, version, first_key + whole_keys * size);
+        return Err(AniError::Malformed { place: Place::Key { track: index, bone, key: whole_keys }, cause });
     }
+    // Keys have a fixed size: one bounds check for the lot, then decode.
+    let block = r.take(count * size, "keys").map_err(at_track)?;
+    let keys = match version {
+        AniVersion::V4000 => decode_keys::<32>(block, version),
+        AniVersion::V4001 => decode_keys::<20>(block, version),
+        AniVersion::V4002 => decode_keys::<24>(block, version),
+    };
     Ok((Track { bone, weight, keys }, first_key))
 }
 
-fn read_key(r: &mut Reader, version: AniVersion) -> Result<Key, ReadError> {
+/// The error for a key cut short at `at`: which of its fields the file
+/// ends in.
+fn truncated_key(r: &Reader, version: AniVersion, at: usize) -> ReadError {
+    let present = r.file_len() - at;
+    let rotation = version.rotation_size();
+    let (what, start, needed) = match present {
+        p if p < rotation => ("rotation", 0, rotation),
+        p if p < rotation + 12 => ("position", rotation, 12),
+        _ => ("key time", rotation + 12, 4),
+    };
+    ReadError::Truncated { what, at: at + start, needed, len: r.file_len() }
+}
+
+/// Decodes a block of keys of `N` bytes each. Fixed-size chunks let the
+/// compiler drop every bounds check and read whole words.
+fn decode_keys<const N: usize>(block: &[u8], version: AniVersion) -> Vec<Key> {
+    block.as_chunks::<N>().0.iter().map(|k| decode_key(k, version)).collect()
+}
+
+/// Decodes one key of `version.key_size()` bytes. Inlined so that the
+/// version is decided once per track, not once per key.
+#[inline(always)]
+fn decode_key<const N: usize>(k: &[u8; N], version: AniVersion) -> Key {
+    let word = |i: usize| u32::from_le_bytes([k[i], k[i + 1], k[i + 2], k[i + 3]]);
+    let float = |i: usize| f32::from_bits(word(i));
     let (rotation, packed) = match version {
-        AniVersion::V4000 => (r.quat("rotation")?, None),
-        AniVersion::V4001 => {
-            let word = r.u32("rotation")?;
-            (decode_small_three(word).rotation, Some(PackedRotation::SmallThree(word)))
-        }
+        AniVersion::V4000 => (Quat::from_xyzw(float(0), float(4), float(8), float(12)), None),
+        AniVersion::V4001 => (decode_small_three(word(0)).rotation, Some(PackedRotation::SmallThree(word(0)))),
         AniVersion::V4002 => {
-            let words = [r.u32("rotation")?, r.u32("rotation")?];
+            let words = [word(0), word(4)];
             (decode_eight_bytes(words), Some(PackedRotation::EightBytes(words)))
         }
     };
-    Ok(Key { rotation, packed, position: r.vec3("position")?, time_ms: r.i32("key time")? })
+    let p = version.rotation_size();
+    Key { rotation, packed, position: Vec3::new(float(p), float(p + 4), float(p + 8)), time_ms: word(p + 12) as i32 }
 }
 
 #[cfg(test)]
@@ -418,7 +448,10 @@ mod tests {
     fn written_file_reads_back_and_writes_the_same_bytes() {
         for version in AniVersion::ALL {
             let bytes = sample(version).to_bytes().unwrap();
-            assert_eq!(bytes.len(), 8 + 4 + 2 * (4 + 12 + 4 + 5 + 4) + 4 + 4 + (4 + 5 + 4 + 4) + 2 * version.key_size());
+            assert_eq!(
+                bytes.len(),
+                8 + 4 + 2 * (4 + 12 + 4 + 5 + 4) + 4 + 4 + (4 + 5 + 4 + 4) + 2 * version.key_size()
+            );
             let read = Animation::from_bytes(&bytes).unwrap();
             assert_eq!(read.to_bytes().unwrap(), bytes);
         }
@@ -439,7 +472,10 @@ mod tests {
         let len = cut.len();
         assert_eq!(
             err.to_string(),
-            format!("track 0 'Bip01', key 1: position needs 12 bytes at byte {}, but the file ends at byte {len}", len - 6)
+            format!(
+                "track 0 'Bip01', key 1: position needs 12 bytes at byte {}, but the file ends at byte {len}",
+                len - 6
+            )
         );
     }
 

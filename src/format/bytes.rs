@@ -39,10 +39,7 @@ pub enum ReadError {
         count: i32,
     },
     /// A string of 260 bytes or more, which overflows the client's buffer.
-    #[error(
-        "{what} at byte {at} is {len} bytes long; the client's buffer holds {} bytes at most",
-        MAX_STRING_LEN
-    )]
+    #[error("{what} at byte {at} is {len} bytes long; the client's buffer holds {} bytes at most", MAX_STRING_LEN)]
     StringTooLong {
         /// What the string is ("bone name", ...).
         what: &'static str,
@@ -71,6 +68,11 @@ impl<'a> Reader<'a> {
     /// The current byte offset.
     pub fn pos(&self) -> usize {
         self.pos
+    }
+
+    /// The length of the whole input.
+    pub fn file_len(&self) -> usize {
+        self.data.len()
     }
 
     /// Bytes not read yet.

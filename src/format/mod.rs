@@ -15,6 +15,6 @@ pub use bytes::ReadError;
 pub use config::{ConfigError, ModelConfig};
 pub use place::Place;
 pub use rotation::PackedRotation;
-pub use skl::{Bone, Hierarchy, HierarchyError, HierarchyProblem, SklError, SklLayout, Skeleton};
+pub use skl::{Bone, Hierarchy, HierarchyError, HierarchyProblem, Skeleton, SklError, SklLayout};
 pub use string::FileString;
 pub use write::{WriteError, WriteProblem};

@@ -1,7 +1,7 @@
 //! The compressed rotations of `.ani` versions 4001 and 4002, decoded and
 //! encoded exactly as the client does (`FORMAT.md`).
 
-use glam::Quat;
+use glam::{Quat, UVec4};
 
 /// A rotation as a compressed `.ani` key stores it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -35,34 +35,56 @@ impl PackedRotation {
     }
 }
 
+/// The value of every 10-bit number of a 4001 word, `2 * (n / 1023) - 1`,
+/// computed once in `f32` exactly as the client computes it per key.
+const SMALL_THREE_VALUES: [f32; 1024] = {
+    let mut table = [0.0; 1024];
+    let mut n = 0;
+    while n < 1024 {
+        table[n] = 2.0 * (n as f32 / 1023.0) - 1.0;
+        n += 1;
+    }
+    table
+};
+
 /// Decodes a 4001 word: `idx` in bits 31-30 names the dropped component,
 /// the others are 10-bit numbers mapped to `2 * (n / 1023) - 1` in `f32`.
 pub fn decode_small_three(word: u32) -> SmallThreeDecoded {
-    let idx = ((word >> 30) & 3) as usize;
-    let unpack = |shift: u32| 2.0 * (((word >> shift) & 0x3ff) as f32 / 1023.0) - 1.0;
-    let stored = [unpack(20), unpack(10), unpack(0)];
-    let [a, b, c] = stored;
+    let idx = (word >> 30) & 3;
+    let unpack = |shift: u32| SMALL_THREE_VALUES[((word >> shift) & 0x3ff) as usize];
+    let (a, b, c) = (unpack(20), unpack(10), unpack(0));
     let square = 1.0 - a * a - b * b - c * c;
-    let mut out = [0.0f32; 4];
-    let mut next = stored.iter();
-    for (i, slot) in out.iter_mut().enumerate() {
-        if i != idx {
-            *slot = *next.next().expect("three stored components");
-        }
-    }
-    out[idx] = square.max(0.0).sqrt();
-    SmallThreeDecoded { rotation: Quat::from_array(out), nan_in_client: square < 0.0 }
+    let d = square.max(0.0).sqrt();
+    // The stored three fill the other components in order; chosen without
+    // branches, since `idx` changes from key to key.
+    let rotation = Quat::from_xyzw(
+        if idx == 0 { d } else { a },
+        if idx == 0 {
+            a
+        } else if idx == 1 {
+            d
+        } else {
+            b
+        },
+        if idx <= 1 {
+            b
+        } else if idx == 2 {
+            d
+        } else {
+            c
+        },
+        if idx == 3 { d } else { c },
+    );
+    SmallThreeDecoded { rotation, nan_in_client: square < 0.0 }
 }
 
 /// Decodes a 4002 pair of words. The client does not renormalise.
 pub fn decode_eight_bytes([first, second]: [u32; 2]) -> Quat {
-    let signed = |n: u32| 2.0 * (n as f32 / 65535.0) - 1.0;
-    Quat::from_xyzw(
-        signed(first >> 16),
-        signed(first & 0xffff),
-        signed(second >> 16),
-        (second & 0xffff) as f32 / 65535.0,
-    )
+    // One vector division: each lane is the same IEEE `n / 65535` the
+    // client computes one component at a time.
+    let n = UVec4::new(first >> 16, first & 0xffff, second >> 16, second & 0xffff).as_vec4() / 65535.0;
+    let signed = 2.0 * n - 1.0;
+    Quat::from_xyzw(signed.x, signed.y, signed.z, n.w)
 }
 
 /// Normalises a quaternion for encoding, or `None` when it has no
@@ -139,6 +161,27 @@ mod tests {
     }
 
     #[test]
+    fn the_table_holds_what_the_client_computes() {
+        for n in 0..1024u32 {
+            assert_eq!(SMALL_THREE_VALUES[n as usize].to_bits(), (2.0 * (n as f32 / 1023.0) - 1.0).to_bits());
+        }
+        for idx in 0..4u32 {
+            let q = decode_small_three(idx << 30 | 100 << 20 | 200 << 10 | 300).rotation.to_array();
+            let stored: Vec<f32> = (0..4).filter(|&i| i != idx as usize).map(|i| q[i]).collect();
+            assert_eq!(stored, [100, 200, 300].map(|n| SMALL_THREE_VALUES[n]));
+        }
+    }
+
+    #[test]
+    fn eight_bytes_lanes_match_scalar_arithmetic() {
+        for n in (0..=65535u32).step_by(7).chain([65535]) {
+            let q = decode_eight_bytes([n << 16 | n, n << 16 | n]);
+            let signed = 2.0 * (n as f32 / 65535.0) - 1.0;
+            assert_eq!(q.to_array().map(f32::to_bits), [signed, signed, signed, n as f32 / 65535.0].map(f32::to_bits));
+        }
+    }
+
+    #[test]
     fn eight_bytes_test_vectors() {
         assert_eq!(rounded(decode_eight_bytes([0x80008000, 0x8000FFFF])), [0.000015, 0.000015, 0.000015, 1.0]);
         assert_eq!(decode_eight_bytes([0xFFFFFFFF, 0xFFFFFFFF]).to_array(), [1.0, 1.0, 1.0, 1.0]);
@@ -151,7 +194,7 @@ mod tests {
         assert_eq!(encode_eight_bytes(Quat::IDENTITY), Some([32767 << 16 | 32767, 32767 << 16 | 65535]));
         // A negative largest component flips the whole quaternion.
         let q = Quat::from_xyzw(-0.8, 0.6, 0.0, 0.0);
-        assert_eq!(encode_small_three(q), Some(0 << 30 | 204 << 20 | 511 << 10 | 511));
+        assert_eq!(encode_small_three(q), Some(204 << 20 | 511 << 10 | 511), "index 0 in the top bits");
         // Ties: the first component wins.
         let tie = Quat::from_xyzw(0.5, 0.5, 0.5, 0.5);
         assert_eq!(encode_small_three(tie).unwrap() >> 30, 0);

@@ -373,7 +373,12 @@ mod tests {
 
     fn chain() -> Skeleton {
         Skeleton {
-            bones: vec![bone("root", "NoParent", &["a", "b"]), bone("a", "root", &[]), bone("b", "root", &["c"]), bone("c", "b", &[])],
+            bones: vec![
+                bone("root", "NoParent", &["a", "b"]),
+                bone("a", "root", &[]),
+                bone("b", "root", &["c"]),
+                bone("c", "b", &[]),
+            ],
             linked_skeleton: FileString::default(),
             trailing: vec![],
         }

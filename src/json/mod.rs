@@ -44,7 +44,7 @@ pub enum JsonError {
     #[error("\"format\" is {0:?}; expected \"ani\" or \"skl\"")]
     UnknownFormat(Option<String>),
     /// A version the format does not have.
-    #[error("version {found} is not a {format} version ({accepted})")]
+    #[error("{format} version {found} is unknown (accepted: {accepted})")]
     BadVersion {
         /// Which format.
         format: &'static str,
@@ -109,7 +109,9 @@ fn trailing_to_json(bytes: &[u8]) -> Option<String> {
 }
 
 fn trailing_from_json(hex: Option<&str>) -> Result<Vec<u8>, JsonError> {
-    hex.map_or(Ok(Vec::new()), |h| decode_hex(h).map_err(|problem| JsonError::BadValue { place: Place::Trailer, problem }))
+    hex.map_or(Ok(Vec::new()), |h| {
+        decode_hex(h).map_err(|problem| JsonError::BadValue { place: Place::Trailer, problem })
+    })
 }
 
 #[derive(Serialize, Deserialize)]
@@ -157,7 +159,11 @@ impl From<&Animation> for AniDoc {
             events: a
                 .events
                 .iter()
-                .map(|e| EventDoc { kind: (&e.kind).into(), sub_info: (&e.sub_info).into(), time_ms: JsonF32(e.time_ms) })
+                .map(|e| EventDoc {
+                    kind: (&e.kind).into(),
+                    sub_info: (&e.sub_info).into(),
+                    time_ms: JsonF32(e.time_ms),
+                })
                 .collect(),
             tracks: a.tracks.iter().map(TrackDoc::from).collect(),
             trailing_bytes: trailing_to_json(&a.trailing),
@@ -183,7 +189,7 @@ impl From<&Track> for TrackDoc {
 impl AniDoc {
     fn into_animation(self) -> Result<Animation, JsonError> {
         let version = AniVersion::from_number(self.version).ok_or(JsonError::BadVersion {
-            format: "ani",
+            format: ".ani",
             found: self.version,
             accepted: "4000, 4001 or 4002",
         })?;
@@ -199,12 +205,8 @@ impl AniDoc {
                 })
             })
             .collect::<Result<_, JsonError>>()?;
-        let tracks = self
-            .tracks
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| t.into_track(i, version))
-            .collect::<Result<_, _>>()?;
+        let tracks =
+            self.tracks.into_iter().enumerate().map(|(i, t)| t.into_track(i, version)).collect::<Result<_, _>>()?;
         let trailing = trailing_from_json(self.trailing_bytes.as_deref())?;
         Ok(Animation { version, events, total_ms: self.total_ms, tracks, trailing })
     }
@@ -213,23 +215,22 @@ impl AniDoc {
 impl TrackDoc {
     fn into_track(self, index: usize, version: AniVersion) -> Result<Track, JsonError> {
         let bone = string_at(&self.bone, || Place::Track(index, None))?;
-        let keys = self
-            .keys
-            .into_iter()
-            .enumerate()
-            .map(|(k, key)| {
-                let packed = packed_words(key.packed.as_deref(), version).map_err(|problem| JsonError::BadValue {
-                    place: Place::Key { track: index, bone: bone.clone(), key: k },
-                    problem,
-                })?;
-                Ok(Key {
-                    time_ms: key.time_ms,
-                    position: unfloats(key.position).into(),
-                    rotation: glam::Quat::from_array(unfloats(key.rotation)),
-                    packed,
+        let keys =
+            self.keys
+                .into_iter()
+                .enumerate()
+                .map(|(k, key)| {
+                    let packed = packed_words(key.packed.as_deref(), version).map_err(|problem| {
+                        JsonError::BadValue { place: Place::Key { track: index, bone: bone.clone(), key: k }, problem }
+                    })?;
+                    Ok(Key {
+                        time_ms: key.time_ms,
+                        position: unfloats(key.position).into(),
+                        rotation: glam::Quat::from_array(unfloats(key.rotation)),
+                        packed,
+                    })
                 })
-            })
-            .collect::<Result<_, JsonError>>()?;
+                .collect::<Result<_, JsonError>>()?;
         Ok(Track { bone, weight: self.weight.0, keys })
     }
 }
@@ -300,7 +301,7 @@ impl From<&Skeleton> for SklDoc {
 impl SklDoc {
     fn into_skeleton(self) -> Result<Skeleton, JsonError> {
         if self.version != SKL_VERSION {
-            return Err(JsonError::BadVersion { format: "skl", found: self.version, accepted: "1000" });
+            return Err(JsonError::BadVersion { format: ".skl", found: self.version, accepted: "1000" });
         }
         let bones = self
             .bones

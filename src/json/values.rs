@@ -39,7 +39,9 @@ impl<'de> Deserialize<'de> for JsonF32 {
         if text.starts_with('"') {
             let word: String = serde_json::from_str(text).map_err(D::Error::custom)?;
             return parse_special(&word).map(Self).ok_or_else(|| {
-                D::Error::custom(format!("'{word}' is not a number, \"inf\", \"-inf\", \"NaN\" or hex bits like \"0x3f800000\""))
+                D::Error::custom(format!(
+                    "'{word}' is not a number, \"inf\", \"-inf\", \"NaN\" or hex bits like \"0x3f800000\""
+                ))
             });
         }
         text.parse::<f32>().map(Self).map_err(|_| D::Error::custom(format!("'{text}' is not a number")))
@@ -128,7 +130,8 @@ mod tests {
 
     #[test]
     fn floats_keep_their_bits() {
-        for bits in [0u32, 0x8000_0000, 1, 0x7f7f_ffff, 0x3dcc_cccd, 0x7fc0_0000, 0xffc0_0001, 0x7f80_0000, 0xff80_0000] {
+        for bits in [0u32, 0x8000_0000, 1, 0x7f7f_ffff, 0x3dcc_cccd, 0x7fc0_0000, 0xffc0_0001, 0x7f80_0000, 0xff80_0000]
+        {
             assert_eq!(round_trip(f32::from_bits(bits)).to_bits(), bits, "{bits:#x}");
         }
         let mut x: u32 = 12345;
@@ -141,12 +144,17 @@ mod tests {
 
     #[test]
     fn strings_keep_their_bytes() {
-        for s in [FileString::from("Bip01"), FileString::from(&[0xB0, 0xF8, 0xB0, 0xDD][..]), FileString::empty_with_length(-3)] {
+        for s in [
+            FileString::from("Bip01"),
+            FileString::from(&[0xB0, 0xF8, 0xB0, 0xDD][..]),
+            FileString::empty_with_length(-3),
+        ] {
             let json = serde_json::to_string(&JsonString::from(&s)).unwrap();
             let back: JsonString = serde_json::from_str(&json).unwrap();
             assert_eq!(back.to_file_string().unwrap(), s, "{json}");
         }
-        let korean = serde_json::to_string(&JsonString::from(&FileString::from(&[0xB0, 0xF8, 0xB0, 0xDD][..]))).unwrap();
+        let korean =
+            serde_json::to_string(&JsonString::from(&FileString::from(&[0xB0, 0xF8, 0xB0, 0xDD][..]))).unwrap();
         assert_eq!(korean, r#"{"hex":"b0f8b0dd","text":"공격"}"#);
     }
 }

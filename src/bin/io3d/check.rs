@@ -45,7 +45,12 @@ pub fn run(paths: &[PathBuf], skeleton: Option<&Path>, json: bool) -> Result<Exi
     }
     let count = |s| findings.iter().filter(|f| f.finding.severity == s).count();
     let errors = count(Severity::Error);
-    eprintln!("checked {} files: {errors} errors, {} warnings, {} notes", files.len(), count(Severity::Warning), count(Severity::Info));
+    eprintln!(
+        "checked {} files: {errors} errors, {} warnings, {} notes",
+        files.len(),
+        count(Severity::Warning),
+        count(Severity::Info)
+    );
     Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 

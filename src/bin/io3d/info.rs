@@ -35,7 +35,11 @@ fn print_ani(path: &Path, a: &Animation, size: u64) {
     let keys = a.key_count();
     let per_track = if a.tracks.is_empty() { 0.0 } else { keys as f32 / a.tracks.len() as f32 };
     println!("  tracks      {} ({} keys, {per_track:.1} a track)", a.tracks.len(), keys);
-    println!("  size        {size} bytes ({} in keys, {} bytes a key)", keys * a.version.key_size(), a.version.key_size());
+    println!(
+        "  size        {size} bytes ({} in keys, {} bytes a key)",
+        keys * a.version.key_size(),
+        a.version.key_size()
+    );
     if !a.trailing.is_empty() {
         println!("  trailing    {} bytes after the last track", a.trailing.len());
     }

@@ -31,8 +31,14 @@ pub fn any(path: &Path) -> Result<Loaded> {
             let text = std::str::from_utf8(&bytes).with_context(|| format!("{}: JSON is not UTF-8", context()))?;
             json::from_json(text).with_context(context)?
         }
-        _ if has_extension(path, "txt") => return Ok(Loaded::Config(ModelConfig::parse(&bytes).with_context(context)?)),
-        _ => bail!("{}: not an .ani, .skl, model config .txt or JSON dump (it starts with {:02x?})", context(), &bytes[..bytes.len().min(4)]),
+        _ if has_extension(path, "txt") => {
+            return Ok(Loaded::Config(ModelConfig::parse(&bytes).with_context(context)?));
+        }
+        _ => bail!(
+            "{}: not an .ani, .skl, model config .txt or JSON dump (it starts with {:02x?})",
+            context(),
+            &bytes[..bytes.len().min(4)]
+        ),
     };
     Ok(Loaded::Document(document))
 }

@@ -1,0 +1,158 @@
+//! The `io3d` command line as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use bevy_io3d::anim::{RepeatMode, Rig};
+use bevy_io3d::format::{Animation, Skeleton};
+
+fn asset(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(name)
+}
+
+fn io3d(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_io3d")).args(args.iter().map(|a| a.as_ref())).output().expect("io3d runs")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(output.status.success(), "io3d failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+#[test]
+fn dump_then_build_gives_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["biped.skl", "biped_walk_4000.ani", "biped_idle_4001.ani", "biped_attack_4002.ani"] {
+        let json = dir.path().join("dump.json");
+        std::fs::write(&json, stdout(&io3d(&[&"dump", &asset(name)]))).unwrap();
+        let out = dir.path().join("built");
+        stdout(&io3d(&[&"build", &json, &"-o", &out]));
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(asset(name)).unwrap(), "{name}");
+    }
+}
+
+#[test]
+fn dump_prints_the_documented_shape() {
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&io3d(&[&"dump", &asset("biped_walk_4002.ani")]))).unwrap();
+    assert_eq!(json["format"], "ani");
+    assert_eq!(json["version"], 4002);
+    assert_eq!(json["total_ms"], 1000);
+    assert_eq!(json["events"][0]["type"], "motion_sound");
+    let key = &json["tracks"][0]["keys"][0];
+    assert_eq!(json["tracks"][0]["bone"], "Bip01");
+    assert_eq!(key["position"].as_array().unwrap().len(), 3);
+    assert_eq!(key["rotation"].as_array().unwrap().len(), 4);
+    assert_eq!(key["packed"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn convert_changes_version_and_keeps_what_it_can() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("walk.ani");
+    stdout(&io3d(&[&"convert", &asset("biped_walk_4002.ani"), &"-o", &out, &"--version", &"4001"]));
+    let converted = Animation::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    let original = Animation::from_bytes(&std::fs::read(asset("biped_walk_4002.ani")).unwrap()).unwrap();
+    assert_eq!(converted.version.number(), 4001);
+    assert_eq!(converted.events, original.events);
+    assert_eq!(converted.key_count(), original.key_count());
+    let info = stdout(&io3d(&[&"info", &out]));
+    assert!(info.contains("version 4001"), "{info}");
+    // Without --version, converting to JSON and back is exact.
+    let json = dir.path().join("walk.json");
+    stdout(&io3d(&[&"convert", &out, &"-o", &json]));
+    let back = dir.path().join("back.ani");
+    stdout(&io3d(&[&"convert", &json, &"-o", &back]));
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&out).unwrap());
+}
+
+#[test]
+fn pose_matches_the_library() {
+    let at_ms = 1375.5;
+    let output = io3d(&[
+        &"pose",
+        &asset("biped_walk_4001.ani"),
+        &"--skeleton",
+        &asset("biped.skl"),
+        &"--at-ms",
+        &"1375.5",
+        &"--loop",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["at_ms"], 1375.5);
+    let skeleton = Skeleton::from_bytes(&std::fs::read(asset("biped.skl")).unwrap()).unwrap();
+    let walk = Animation::from_bytes(&std::fs::read(asset("biped_walk_4001.ani")).unwrap()).unwrap();
+    let pose = Rig::new(&skeleton).unwrap().world_pose(&walk, RepeatMode::Loop.animation_time(at_ms, walk.total_ms));
+    let bones = json["bones"].as_array().unwrap();
+    assert_eq!(bones.len(), skeleton.bones.len());
+    for ((bone, expected), printed) in skeleton.bones.iter().zip(&pose).zip(bones) {
+        assert_eq!(printed["name"], bone.name.to_text());
+        let floats = |v: &serde_json::Value| {
+            v.as_array().unwrap().iter().map(|f| f.as_f64().unwrap() as f32).collect::<Vec<_>>()
+        };
+        assert_eq!(floats(&printed["world_position"]), expected.position.to_array());
+        assert_eq!(floats(&printed["world_rotation"]), expected.rotation.to_array());
+    }
+    // Playing once clamps at the end; looping wraps: 1375.5 ms shows 375.5 ms.
+    let once =
+        io3d(&[&"pose", &asset("biped_walk_4001.ani"), &"--skeleton", &asset("biped.skl"), &"--at-ms", &"1375.5"]);
+    assert_ne!(stdout(&once).replace("1375.5", ""), stdout(&output).replace("1375.5", ""));
+}
+
+#[test]
+fn check_reports_errors_with_file_and_offset_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = io3d(&[&"check", &asset(""), &"--skeleton", &asset("biped.skl")]);
+    stdout(&good);
+    assert!(stderr(&good).contains("checked 10 files: 0 errors"), "{}", stderr(&good));
+
+    // A walk whose second track lost its keys, and junk beside it.
+    let mut walk = Animation::from_bytes(&std::fs::read(asset("biped_walk_4002.ani")).unwrap()).unwrap();
+    walk.tracks[1].keys.clear();
+    std::fs::write(dir.path().join("broken.ani"), walk.to_bytes().unwrap()).unwrap();
+    std::fs::write(dir.path().join("junk.ani"), b"not an animation at all").unwrap();
+    std::fs::write(dir.path().join("notes.md"), b"ignored").unwrap();
+    let bad = io3d(&[&"check", &dir.path(), &"--json"]);
+    assert_eq!(bad.status.code(), Some(1));
+    let findings: serde_json::Value = serde_json::from_slice(&bad.stdout).unwrap();
+    let findings = findings.as_array().unwrap();
+    let empty = findings.iter().find(|f| f["rule"] == "empty-track").expect("the empty track is found");
+    assert!(empty["file"].as_str().unwrap().ends_with("broken.ani"));
+    assert_eq!(empty["severity"], "error");
+    assert!(empty["offset"].as_u64().unwrap() > 0);
+    assert!(empty["message"].as_str().unwrap().starts_with("track 1 'Bip01 Pelvis' has no keys"));
+    let junk = findings.iter().find(|f| f["file"].as_str().unwrap().ends_with("junk.ani")).unwrap();
+    assert_eq!((junk["rule"].as_str(), junk["offset"].as_u64()), (Some("unreadable"), Some(0)));
+    assert!(stderr(&bad).contains("checked 2 files: 2 errors"), "{}", stderr(&bad));
+}
+
+#[test]
+fn failures_are_one_clear_line_and_leave_no_half_written_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(asset("biped_walk_4002.ani")).unwrap();
+    let cut = dir.path().join("cut.ani");
+    std::fs::write(&cut, &bytes[..bytes.len() - 30]).unwrap();
+    let out = dir.path().join("out.ani");
+    std::fs::write(&out, b"precious").unwrap();
+    let failed = io3d(&[&"convert", &cut, &"-o", &out, &"--version", &"4000"]);
+    assert!(!failed.status.success());
+    let message = stderr(&failed);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(message.contains("cut.ani") && message.contains("track 21 'Bip01 R Hand', key 29"), "{message}");
+    assert_eq!(std::fs::read(&out).unwrap(), b"precious");
+
+    let json = dir.path().join("bad.json");
+    std::fs::write(&json, r#"{"format":"ani","version":4005,"total_ms":0,"events":[],"tracks":[]}"#).unwrap();
+    let failed = io3d(&[&"build", &json, &"-o", &out]);
+    assert!(
+        stderr(&failed).contains(".ani version 4005 is unknown (accepted: 4000, 4001 or 4002)"),
+        "{}",
+        stderr(&failed)
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), b"precious");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3, "no temporary file left behind");
+}
