@@ -18,7 +18,7 @@
 //! # }
 //! ```
 //!
-//! - [`format`]: `.ani`, `.skl` and model configs as plain values, read and
+//! - [`format`](mod@format): `.ani`, `.skl` and model configs as plain values, read and
 //!   written byte for byte, with errors that say where.
 //! - [`anim`]: sampling by the client's rules, clocks, forward kinematics.
 //! - [`check`]: the lint behind `io3d check`: what would break in the game.
