@@ -5,7 +5,7 @@ use std::collections::hash_map::Entry;
 
 use glam::Quat;
 
-use super::{Finding, Severity, UNIT_TOLERANCE, ani_unreadable, check_string, check_trailing};
+use super::{Finding, Severity, UNIT_TOLERANCE, check_string, check_trailing, unreadable};
 use crate::format::rotation::decode_small_three;
 use crate::format::{AniLayout, Animation, PackedRotation, ReadOptions, Skeleton, Track};
 
@@ -14,7 +14,7 @@ use crate::format::{AniLayout, Animation, PackedRotation, ReadOptions, Skeleton,
 pub fn check_ani(bytes: &[u8], skeleton: Option<&Skeleton>) -> Vec<Finding> {
     let (animation, layout) = match Animation::read(bytes, ReadOptions { allow_long_strings: true }) {
         Ok(read) => read,
-        Err(error) => return vec![ani_unreadable(&error)],
+        Err(error) => return vec![unreadable(error.offset(), error.to_string())],
     };
     let mut out = Vec::new();
     let c = AniCheck { animation: &animation, layout: &layout };

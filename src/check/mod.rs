@@ -9,7 +9,6 @@ pub use skl::check_skl;
 
 use std::fmt;
 
-use crate::format::{AniError, ReadError, SklError};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -60,36 +59,9 @@ impl fmt::Display for Finding {
     }
 }
 
-/// Where a read failed, for the finding that reports it.
-fn read_error_offset(error: &ReadError) -> usize {
-    match error {
-        ReadError::Truncated { at, .. } | ReadError::NegativeCount { at, .. } | ReadError::StringTooLong { at, .. } => {
-            *at
-        }
-    }
-}
-
 /// The finding for a file that does not load.
 pub fn unreadable(offset: usize, message: String) -> Finding {
     Finding::new(Severity::Error, "unreadable", offset, message)
-}
-
-fn ani_unreadable(error: &AniError) -> Finding {
-    let offset = match error {
-        AniError::BadMagic { .. } => 0,
-        AniError::UnknownVersion { .. } => 4,
-        AniError::Malformed { cause, .. } => read_error_offset(cause),
-    };
-    unreadable(offset, error.to_string())
-}
-
-fn skl_unreadable(error: &SklError) -> Finding {
-    let offset = match error {
-        SklError::BadMagic { .. } => 0,
-        SklError::UnknownVersion { .. } => 4,
-        SklError::Malformed { cause, .. } => read_error_offset(cause),
-    };
-    unreadable(offset, error.to_string())
 }
 
 /// Findings shared by every format: strings the client cuts or overflows.

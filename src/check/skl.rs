@@ -1,6 +1,6 @@
 //! Checks of an `.skl`.
 
-use super::{Finding, Severity, UNIT_TOLERANCE, check_string, check_trailing, skl_unreadable};
+use super::{Finding, Severity, UNIT_TOLERANCE, check_string, check_trailing, unreadable};
 use crate::format::Skeleton;
 
 /// Checks an `.skl` file's bytes: a hierarchy the client can build, names
@@ -8,7 +8,7 @@ use crate::format::Skeleton;
 pub fn check_skl(bytes: &[u8]) -> Vec<Finding> {
     let (skeleton, layout) = match Skeleton::read(bytes, true) {
         Ok(read) => read,
-        Err(error) => return vec![skl_unreadable(&error)],
+        Err(error) => return vec![unreadable(error.offset(), error.to_string())],
     };
     let mut out = Vec::new();
     for (i, bone) in skeleton.bones.iter().enumerate() {

@@ -192,6 +192,18 @@ pub enum AniError {
     },
 }
 
+impl AniError {
+    /// The byte offset the error is about: 0 for the magic, 4 for the
+    /// version, else where the failed value starts.
+    pub fn offset(&self) -> usize {
+        match self {
+            Self::BadMagic { .. } => 0,
+            Self::UnknownVersion { .. } => 4,
+            Self::Malformed { cause, .. } => cause.offset(),
+        }
+    }
+}
+
 /// Byte offsets of the parts of an `.ani`, for findings that point into
 /// the file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -50,6 +50,15 @@ pub enum ReadError {
     },
 }
 
+impl ReadError {
+    /// The byte offset where the failed value starts.
+    pub fn offset(&self) -> usize {
+        match self {
+            Self::Truncated { at, .. } | Self::NegativeCount { at, .. } | Self::StringTooLong { at, .. } => *at,
+        }
+    }
+}
+
 /// Reads little-endian values from a byte slice, tracking the offset.
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {

@@ -80,6 +80,18 @@ pub enum SklError {
     },
 }
 
+impl SklError {
+    /// The byte offset the error is about: 0 for the magic, 4 for the
+    /// version, else where the failed value starts.
+    pub fn offset(&self) -> usize {
+        match self {
+            Self::BadMagic { .. } => 0,
+            Self::UnknownVersion { .. } => 4,
+            Self::Malformed { cause, .. } => cause.offset(),
+        }
+    }
+}
+
 /// Byte offsets of the parts of an `.skl`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SklLayout {
