@@ -34,6 +34,8 @@ pub mod file;
 pub mod format;
 #[cfg(feature = "json")]
 pub mod json;
+#[cfg(feature = "plugin")]
+pub mod plugin;
 
 /// The types most programs need.
 pub mod prelude {

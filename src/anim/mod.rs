@@ -7,6 +7,6 @@ pub mod clock;
 pub mod rig;
 pub mod sample;
 
-pub use clock::RepeatMode;
+pub use clock::{RepeatMode, Step};
 pub use rig::{Binding, Rig};
-pub use sample::{BonePose, sample_keys, slerp};
+pub use sample::{BonePose, sample_keys, slerp, track_pose};

@@ -2,7 +2,7 @@
 
 use crate::format::{Animation, HierarchyError, Skeleton};
 
-use super::sample::{BonePose, sample_keys};
+use super::sample::{BonePose, track_pose};
 
 /// A skeleton ready to pose: rest poses and parent links in an order where
 /// parents come first, so local-to-world is one forward pass.
@@ -74,16 +74,15 @@ impl Rig {
     }
 
     /// Each bone's pose relative to its parent at `t` ms of the animation's
-    /// own time: the rest pose, overwritten by the sampled key of the bone's
-    /// track. Tracks with no keys, a weight of 0 (or NaN) or no bone of their
-    /// name are skipped; where two tracks name one bone, the later wins, as
-    /// the client applies tracks in file order.
+    /// own time: the rest pose, overwritten by the bone's track
+    /// ([`track_pose`]). Tracks with no bone of their name are skipped;
+    /// where two tracks name one bone, the later wins, as the client applies
+    /// tracks in file order.
     pub fn local_pose(&self, animation: &Animation, t: f32) -> Vec<BonePose> {
         let mut pose = self.rest.clone();
         let binding = self.bind(animation);
         for (track, bone) in animation.tracks.iter().zip(binding.track_bones) {
-            let weighted = track.weight != 0.0 && !track.weight.is_nan();
-            if let (Some(bone), true, Some(sampled)) = (bone, weighted, sample_keys(&track.keys, t)) {
+            if let (Some(bone), Some(sampled)) = (bone, track_pose(track, t)) {
                 pose[bone] = sampled;
             }
         }

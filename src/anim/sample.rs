@@ -2,7 +2,7 @@
 
 use glam::{Quat, Vec3, Vec4};
 
-use crate::format::Key;
+use crate::format::{Key, Track};
 
 /// A bone's transform: rotation and position, relative to its parent (a
 /// local pose) or to the model (a world pose), in engine axes.
@@ -54,6 +54,17 @@ pub fn sample_keys(keys: &[Key], t: f32) -> Option<BonePose> {
             })
         }
     }
+}
+
+/// A track's pose at `t` ms, or `None` where the client leaves the bone at
+/// rest: a track with no keys (the client would read out of range) or with
+/// a weight of 0 (or NaN, which the lint reports). Any other weight poses
+/// the bone fully: only relative weights matter when clips blend.
+pub fn track_pose(track: &Track, t: f32) -> Option<BonePose> {
+    if track.weight == 0.0 || track.weight.is_nan() {
+        return None;
+    }
+    sample_keys(&track.keys, t)
 }
 
 /// Shortest-arc spherical interpolation as Direct3D's `D3DXQuaternionSlerp`

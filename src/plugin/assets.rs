@@ -1,0 +1,136 @@
+//! `.ani` and `.skl` files as Bevy assets, with their loaders.
+
+use bevy::animation::AnimationClip;
+use bevy::asset::io::Reader;
+use bevy::asset::{Asset, AssetLoader, Handle, LoadContext};
+use bevy::reflect::TypePath;
+use thiserror::Error;
+
+use crate::anim::Rig;
+use crate::format::{AniError, Animation, HierarchyError, SklError, Skeleton};
+
+use super::axes::Axes;
+use super::export::to_bevy_clip;
+
+/// An animation loaded from an `.ani` file.
+#[derive(Asset, TypePath, Debug, Clone)]
+pub struct AniClip {
+    /// The file's contents.
+    pub animation: Animation,
+    /// Indices of `animation.events` in the order the client plays them.
+    pub events_by_time: Vec<usize>,
+    /// The same motion as Bevy's own [`AnimationClip`] (sub-asset
+    /// [`Io3dAssetLabel::BevyClip`]), in Bevy's axes.
+    pub bevy_clip: Handle<AnimationClip>,
+}
+
+impl AniClip {
+    /// A clip for an animation made in code; `bevy_clip` stays empty.
+    pub fn new(animation: Animation) -> Self {
+        let mut order: Vec<usize> = (0..animation.events.len()).collect();
+        order.sort_by(|&a, &b| (animation.events[a].time_ms + 0.0).total_cmp(&(animation.events[b].time_ms + 0.0)));
+        Self { animation, events_by_time: order, bevy_clip: Handle::default() }
+    }
+}
+
+/// A skeleton loaded from an `.skl` file, with its hierarchy checked.
+#[derive(Asset, TypePath, Debug, Clone)]
+pub struct SklSkeleton {
+    /// The file's contents.
+    pub skeleton: Skeleton,
+    /// Rest poses and parent links, ready to pose.
+    pub rig: Rig,
+}
+
+/// Sub-assets of an `.ani`, addressed as `walk.ani#BevyClip`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Io3dAssetLabel {
+    /// The animation as Bevy's [`AnimationClip`], targeting bones by
+    /// `AnimationTargetId::from_name(bone name)`.
+    BevyClip,
+}
+
+impl Io3dAssetLabel {
+    /// The label string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::BevyClip => "BevyClip",
+        }
+    }
+
+    /// The asset path of this sub-asset of `path`.
+    pub fn from_asset(self, path: impl Into<bevy::asset::AssetPath<'static>>) -> bevy::asset::AssetPath<'static> {
+        path.into().with_label(self.as_str())
+    }
+}
+
+/// Why an `.ani` did not load.
+#[derive(Debug, Error)]
+pub enum AniLoadError {
+    /// The file could not be read.
+    #[error("cannot read the file: {0}")]
+    Io(#[from] std::io::Error),
+    /// The bytes are not an `.ani` the client loads (with the byte offset,
+    /// track and key).
+    #[error(transparent)]
+    Format(#[from] AniError),
+}
+
+/// Why an `.skl` did not load.
+#[derive(Debug, Error)]
+pub enum SklLoadError {
+    /// The file could not be read.
+    #[error("cannot read the file: {0}")]
+    Io(#[from] std::io::Error),
+    /// The bytes are not an `.skl` the client loads.
+    #[error(transparent)]
+    Format(#[from] SklError),
+    /// The bones do not form one tree.
+    #[error(transparent)]
+    Hierarchy(#[from] HierarchyError),
+}
+
+/// Loads `.ani` files as [`AniClip`]s, with the Bevy clip as a sub-asset.
+#[derive(Debug, Default, TypePath)]
+pub struct AniLoader;
+
+impl AssetLoader for AniLoader {
+    type Asset = AniClip;
+    type Settings = ();
+    type Error = AniLoadError;
+
+    async fn load(&self, reader: &mut dyn Reader, _: &(), context: &mut LoadContext<'_>) -> Result<AniClip, AniLoadError> {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes).await?;
+        let mut clip = AniClip::new(Animation::from_bytes(&bytes)?);
+        let bevy_clip = to_bevy_clip(&clip.animation, Axes::default());
+        clip.bevy_clip = context.add_labeled_asset(Io3dAssetLabel::BevyClip.as_str().to_owned(), bevy_clip);
+        Ok(clip)
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["ani"]
+    }
+}
+
+/// Loads `.skl` files as [`SklSkeleton`]s.
+#[derive(Debug, Default, TypePath)]
+pub struct SklLoader;
+
+impl AssetLoader for SklLoader {
+    type Asset = SklSkeleton;
+    type Settings = ();
+    type Error = SklLoadError;
+
+    async fn load(&self, reader: &mut dyn Reader, _: &(), _: &mut LoadContext<'_>) -> Result<SklSkeleton, SklLoadError> {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes).await?;
+        let skeleton = Skeleton::from_bytes(&bytes)?;
+        let rig = Rig::new(&skeleton)?;
+        Ok(SklSkeleton { skeleton, rig })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["skl"]
+    }
+}

@@ -1,0 +1,69 @@
+//! From the engine's left-handed axes to Bevy's right-handed ones.
+
+use bevy::math::{Quat, Vec3};
+use bevy::transform::components::Transform;
+
+use crate::anim::BonePose;
+
+/// How poses in the files' axes become Bevy transforms.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Axes {
+    /// The files' Direct3D axes (left-handed, Y up) mirrored on Z into
+    /// Bevy's: position (x, y, z) becomes (x, y, -z) and rotation
+    /// (x, y, z, w) becomes (-x, -y, z, w). Applied to every local transform
+    /// alike, this keeps parent-child composition, so the character is not
+    /// mirrored. For rigs spawned from `.skl`.
+    #[default]
+    EngineToBevy,
+    /// No conversion, for rigs already in the files' axes.
+    AsIs,
+}
+
+impl Axes {
+    /// The position in these axes. Mirroring is its own inverse, so this
+    /// also takes Bevy positions back to the engine's.
+    pub fn position(self, p: Vec3) -> Vec3 {
+        match self {
+            Self::EngineToBevy => Vec3::new(p.x, p.y, -p.z),
+            Self::AsIs => p,
+        }
+    }
+
+    /// The rotation in these axes (its own inverse, like [`Axes::position`]).
+    pub fn rotation(self, q: Quat) -> Quat {
+        match self {
+            Self::EngineToBevy => Quat::from_xyzw(-q.x, -q.y, q.z, q.w),
+            Self::AsIs => q,
+        }
+    }
+
+    /// Sets a transform's translation and rotation from a pose, keeping
+    /// its scale.
+    pub fn apply(self, pose: &BonePose, transform: &mut Transform) {
+        transform.translation = self.position(pose.position);
+        transform.rotation = self.rotation(pose.rotation);
+    }
+
+    /// A transform holding a pose, with unit scale.
+    pub fn transform(self, pose: &BonePose) -> Transform {
+        let mut transform = Transform::IDENTITY;
+        self.apply(pose, &mut transform);
+        transform
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirroring_keeps_composition() {
+        let parent = BonePose { position: Vec3::new(1.0, 2.0, 3.0), rotation: Quat::from_euler(bevy::math::EulerRot::XYZ, 0.3, -0.5, 1.1) };
+        let child = BonePose { position: Vec3::new(-4.0, 0.5, 2.0), rotation: Quat::from_euler(bevy::math::EulerRot::XYZ, -0.2, 0.9, 0.4) };
+        let world = child.under(parent);
+        let axes = Axes::EngineToBevy;
+        let composed = axes.transform(&parent) * axes.transform(&child);
+        assert!(composed.translation.abs_diff_eq(axes.position(world.position), 1e-5));
+        assert!(composed.rotation.abs_diff_eq(axes.rotation(world.rotation), 1e-5));
+    }
+}

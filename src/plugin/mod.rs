@@ -1,0 +1,93 @@
+//! The Bevy plugin: `.ani` and `.skl` files as assets, rigs spawned from
+//! skeletons, and a millisecond player bound to bones by name.
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use bevy_io3d::plugin::{AniEventFired, AniPlayer, Io3dPlugin, SklRig};
+//!
+//! fn main() {
+//!     App::new().add_plugins((DefaultPlugins, Io3dPlugin::default())).add_systems(Startup, setup).run();
+//! }
+//!
+//! fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+//!     commands
+//!         .spawn((SklRig::new(assets.load("biped.skl")), AniPlayer::new(assets.load("biped_walk_4002.ani"))))
+//!         .observe(|event: On<AniEventFired>| info!("{} {} at {} ms", event.kind, event.sub_info, event.time_ms));
+//! }
+//! ```
+//!
+//! Systems, all in `PostUpdate`, in the sets of [`Io3dSystems`] (chained,
+//! before `TransformSystems::Propagate`):
+//!
+//! | set | system | what it does |
+//! |---|---|---|
+//! | `Spawn` | [`rig::spawn_rigs`] | spawns the bones of each loaded [`SklRig`], again when its file changes |
+//! | `Bind` | [`player::bind_players`] | binds each player's tracks to its descendants by `Name`, again when the clip, its file or the hierarchy changes |
+//! | `Advance` | [`player::advance_players`] | moves each clock by the frame's time in ms and triggers [`AniEventFired`] for the events passed |
+//! | `Pose` | [`player::pose_players`] | writes the sampled local transforms (rest for bones without a track) and fills [`RootMotion`] |
+//!
+//! Add the plugin after `DefaultPlugins`: it adds Bevy's `AnimationPlugin`
+//! only when it is missing, for the exported [`AnimationClip`] sub-assets.
+
+pub mod assets;
+pub mod axes;
+pub mod export;
+pub mod player;
+pub mod rig;
+
+use bevy::animation::{AnimationClip, AnimationPlugin};
+use bevy::app::{App, Plugin, PostUpdate};
+use bevy::asset::AssetApp;
+use bevy::ecs::schedule::{IntoScheduleConfigs, SystemSet};
+use bevy::transform::TransformSystems;
+
+pub use assets::{AniClip, AniLoadError, AniLoader, Io3dAssetLabel, SklLoadError, SklLoader, SklSkeleton};
+pub use axes::Axes;
+pub use export::{bone_target, to_bevy_clip};
+pub use player::{AniBinding, AniEventFired, AniPlayer, RootMotion};
+pub use rig::{BoneRest, RigBones, SklRig};
+
+/// Registers the `.ani` and `.skl` assets and the player's systems.
+#[derive(Debug, Clone, Default)]
+pub struct Io3dPlugin;
+
+/// The plugin's system sets, in the order they run in `PostUpdate`.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Io3dSystems {
+    /// Rigs get their bones.
+    Spawn,
+    /// Players bind tracks to bones.
+    Bind,
+    /// Clocks advance; events fire.
+    Advance,
+    /// Bones are posed; root motion is reported.
+    Pose,
+}
+
+impl Plugin for Io3dPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<AnimationPlugin>() {
+            app.add_plugins(AnimationPlugin);
+        }
+        debug_assert!(app.world().contains_resource::<bevy::asset::Assets<AnimationClip>>());
+        app.init_asset::<AniClip>()
+            .init_asset::<SklSkeleton>()
+            .init_asset_loader::<AniLoader>()
+            .init_asset_loader::<SklLoader>()
+            .configure_sets(
+                PostUpdate,
+                (Io3dSystems::Spawn, Io3dSystems::Bind, Io3dSystems::Advance, Io3dSystems::Pose)
+                    .chain()
+                    .before(TransformSystems::Propagate),
+            )
+            .add_systems(
+                PostUpdate,
+                (
+                    rig::spawn_rigs.in_set(Io3dSystems::Spawn),
+                    player::bind_players.in_set(Io3dSystems::Bind),
+                    player::advance_players.in_set(Io3dSystems::Advance),
+                    player::pose_players.in_set(Io3dSystems::Pose),
+                ),
+            );
+    }
+}

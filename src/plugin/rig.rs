@@ -1,0 +1,80 @@
+//! Rigs: bone entities spawned from a skeleton asset.
+
+use bevy::asset::{AssetEvent, Assets, Handle};
+use bevy::ecs::prelude::*;
+use bevy::ecs::name::Name;
+use bevy::transform::components::Transform;
+
+use super::assets::SklSkeleton;
+use super::axes::Axes;
+use super::export::bone_target;
+
+/// Put on an entity to give it the bones of a skeleton as descendants:
+/// one entity per bone with its `Name`, its rest `Transform` (in `axes`),
+/// a [`BoneRest`] and an `AnimationTargetId` for exported clips, parented
+/// as in the skeleton. The bones are spawned once the asset is loaded, and
+/// again when it is reloaded.
+#[derive(Component, Debug, Clone, Default)]
+#[require(Transform)]
+pub struct SklRig {
+    /// The skeleton.
+    pub skeleton: Handle<SklSkeleton>,
+    /// How the skeleton's axes become Bevy's.
+    pub axes: Axes,
+}
+
+impl SklRig {
+    /// A rig of `skeleton`, converted from the engine's axes.
+    pub fn new(skeleton: Handle<SklSkeleton>) -> Self {
+        Self { skeleton, axes: Axes::default() }
+    }
+}
+
+/// The bone entities of a spawned [`SklRig`], in the skeleton's order.
+#[derive(Component, Debug, Clone)]
+pub struct RigBones(pub Vec<Entity>);
+
+/// A bone's rest transform: where it returns when no track drives it.
+/// Spawned rigs carry their skeleton's rest pose; other bones get the
+/// transform they had when a player first bound them.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct BoneRest(pub Transform);
+
+/// Spawns the bones of loaded rigs, and respawns them when the skeleton
+/// file changes.
+pub fn spawn_rigs(
+    mut commands: Commands,
+    mut changes: MessageReader<AssetEvent<SklSkeleton>>,
+    skeletons: Res<Assets<SklSkeleton>>,
+    rigs: Query<(Entity, &SklRig, Option<&RigBones>)>,
+) {
+    let changed: Vec<_> = changes.read().filter_map(|e| match e {
+        AssetEvent::Modified { id } => Some(*id),
+        _ => None,
+    }).collect();
+    for (entity, rig, bones) in &rigs {
+        let stale = changed.contains(&rig.skeleton.id());
+        if bones.is_some() && !stale {
+            continue;
+        }
+        let Some(skeleton) = skeletons.get(&rig.skeleton) else { continue };
+        if let Some(RigBones(old)) = bones {
+            if let Some(&root) = old.first() {
+                commands.entity(root).despawn();
+            }
+        }
+        let spawned = spawn_bones(&mut commands, entity, skeleton, rig.axes);
+        commands.entity(entity).insert(RigBones(spawned));
+    }
+}
+
+fn spawn_bones(commands: &mut Commands, rig: Entity, skeleton: &SklSkeleton, axes: Axes) -> Vec<Entity> {
+    let mut bones = vec![Entity::PLACEHOLDER; skeleton.rig.len()];
+    for &i in &skeleton.rig.order {
+        let name = String::from_utf8_lossy(&skeleton.rig.names[i]).into_owned();
+        let parent = skeleton.rig.parents[i].map_or(rig, |p| bones[p]);
+        let rest = axes.transform(&skeleton.rig.rest[i]);
+        bones[i] = commands.spawn((bone_target(&name), Name::new(name), rest, BoneRest(rest), ChildOf(parent))).id();
+    }
+    bones
+}

@@ -1,0 +1,298 @@
+//! The Bevy plugin in small headless apps with a manual clock: loading,
+//! binding, posing, events, root motion, hot reload and the export to
+//! Bevy's own `AnimationPlayer`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use bevy::animation::{AnimatedBy, AnimationClip, AnimationPlayer, AnimationTargetId, graph::AnimationGraph};
+use bevy::animation::graph::AnimationGraphHandle;
+use bevy::asset::{AssetLoadFailedEvent, AssetPlugin, LoadState};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_io3d::anim::{RepeatMode, Rig};
+use bevy_io3d::format::{AniError, Animation, Skeleton};
+use bevy_io3d::plugin::{
+    AniBinding, AniClip, AniEventFired, AniLoadError, AniPlayer, Axes, Io3dAssetLabel, Io3dPlugin, RigBones,
+    RootMotion, SklRig, SklSkeleton,
+};
+
+const STEP_MS: u64 = 10;
+
+/// A folder holding copies of the bundled samples, served as the asset root.
+fn asset_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    for entry in std::fs::read_dir(assets).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+fn app(dir: &Path) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin { file_path: dir.display().to_string(), watch_for_changes_override: Some(true), ..default() },
+        TransformPlugin,
+        Io3dPlugin,
+    ));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(STEP_MS)));
+    app.init_resource::<Fired>();
+    app.add_observer(|event: On<AniEventFired>, mut fired: ResMut<Fired>| fired.0.push(event.event().clone()));
+    app
+}
+
+#[derive(Resource, Default)]
+struct Fired(Vec<AniEventFired>);
+
+/// Updates until `done` holds (waiting for the asset server's threads).
+fn run_until(app: &mut App, what: &str, mut done: impl FnMut(&mut App) -> bool) {
+    for _ in 0..2000 {
+        app.update();
+        if done(app) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    panic!("timed out waiting for {what}");
+}
+
+fn sample(name: &str) -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(name)).unwrap()
+}
+
+/// A rig of the bundled Biped playing `clip`, bound and posed once.
+fn spawn_walker(app: &mut App, clip: &str, repeat: RepeatMode) -> Entity {
+    let server = app.world().resource::<AssetServer>().clone();
+    let player = AniPlayer::new(server.load(clip.to_owned())).with_repeat(repeat);
+    let rig = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), player)).id();
+    run_until(app, "the rig to bind", |app| app.world().get::<AniBinding>(rig).is_some_and(|b| b.is_bound()));
+    rig
+}
+
+fn seek(app: &mut App, rig: Entity, ms: f64) {
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().seek(ms);
+    app.update();
+}
+
+/// The world poses of the rig's bones, back in engine axes, skeleton order.
+fn bevy_pose(app: &mut App, rig: Entity) -> Vec<(Vec3, Quat)> {
+    let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
+    bones
+        .iter()
+        .map(|&b| {
+            let (_, rotation, translation) = app.world().get::<GlobalTransform>(b).unwrap().to_scale_rotation_translation();
+            (Axes::EngineToBevy.position(translation), Axes::EngineToBevy.rotation(rotation))
+        })
+        .collect()
+}
+
+/// World poses agree to within float rounding of unit-length errors: keys
+/// blended between nearby rotations and 4002 keys are not exactly unit
+/// quaternions (the client renormalises neither), and Bevy composes
+/// through matrices and normalised slerps where the pure sampler rotates
+/// vectors by the quaternions as they are. Along an 80-unit chain of bones
+/// that moves a joint by up to about a hundredth of a unit. Local
+/// transforms are compared bit for bit where they should be equal.
+fn assert_pose_eq(bevy: &[(Vec3, Quat)], expected: &[bevy_io3d::anim::BonePose], what: &str) {
+    assert_eq!(bevy.len(), expected.len());
+    for (i, ((p, q), e)) in bevy.iter().zip(expected).enumerate() {
+        assert!(p.abs_diff_eq(e.position, 2e-2), "{what}: bone {i} at {p}, expected {}", e.position);
+        let e = e.rotation.normalize();
+        assert!(q.abs_diff_eq(e, 1e-4) || q.abs_diff_eq(-e, 1e-4), "{what}: bone {i} {q} vs {e}");
+    }
+}
+
+#[test]
+fn poses_match_the_pure_sampler_on_a_spawned_rig() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let rig = spawn_walker(&mut app, "biped_walk_4002.ani", RepeatMode::Loop);
+    let skeleton = Skeleton::from_bytes(&sample("biped.skl")).unwrap();
+    let walk = Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap();
+    let pure = Rig::new(&skeleton).unwrap();
+    for ms in [0.0, 125.5, 500.0, 999.0, 1000.0] {
+        seek(&mut app, rig, ms);
+        assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), ms, "seeking is exact");
+        assert_pose_eq(&bevy_pose(&mut app, rig), &pure.world_pose(&walk, ms as f32), &format!("{ms} ms"));
+        // Local transforms are the pure sampler's, bit for bit.
+        let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
+        for (bone, local) in bones.iter().zip(pure.local_pose(&walk, ms as f32)) {
+            assert_eq!(*app.world().get::<Transform>(*bone).unwrap(), Axes::EngineToBevy.transform(&local));
+        }
+    }
+    // Playing on: 100 frames of 10 ms land exactly 1 s later (wrapped).
+    seek(&mut app, rig, 250.0);
+    for _ in 0..100 {
+        app.update();
+    }
+    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 250.0);
+}
+
+#[test]
+fn binds_by_name_on_a_hand_built_hierarchy_and_reports_what_is_unbound() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let clip = app.world().resource::<AssetServer>().load("biped_walk_4000.ani");
+    let prop_rest = Transform::from_xyz(1.0, 2.0, 3.0);
+    let root = app.world_mut().spawn(AniPlayer::new(clip).with_axes(Axes::AsIs)).id();
+    let hips = app.world_mut().spawn((Name::new("Bip01"), Transform::default(), ChildOf(root))).id();
+    let thigh = app.world_mut().spawn((Name::new("Bip01 L Thigh"), Transform::default(), ChildOf(hips))).id();
+    let prop = app.world_mut().spawn((Name::new("Sword"), prop_rest, ChildOf(thigh))).id();
+    run_until(&mut app, "binding", |app| app.world().get::<AniBinding>(root).unwrap().is_bound());
+    let binding = app.world().get::<AniBinding>(root).unwrap().clone();
+    assert_eq!(binding.bones_without_track, ["Sword"]);
+    assert_eq!(binding.unbound_tracks.len(), 20);
+    assert!(binding.unbound_tracks.contains(&"Bip01 Head".to_owned()));
+    seek(&mut app, root, 250.0);
+    let walk = Animation::from_bytes(&sample("biped_walk_4000.ani")).unwrap();
+    let expected = bevy_io3d::anim::track_pose(walk.track(b"Bip01 L Thigh").unwrap(), 250.0).unwrap();
+    let posed = app.world().get::<Transform>(thigh).unwrap();
+    assert_eq!((posed.translation, posed.rotation), (expected.position, expected.rotation), "AsIs keeps engine axes");
+    assert_eq!(*app.world().get::<Transform>(prop).unwrap(), prop_rest, "bones without a track stay at rest");
+    // A new bone joins the hierarchy: the player rebinds.
+    app.world_mut().spawn((Name::new("Bip01 Head"), Transform::default(), ChildOf(hips)));
+    app.update();
+    assert_eq!(app.world().get::<AniBinding>(root).unwrap().unbound_tracks.len(), 19);
+}
+
+#[test]
+fn events_fire_once_per_pass_across_wraps_and_in_reverse_but_not_on_seek() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let rig = spawn_walker(&mut app, "biped_walk_4002.ani", RepeatMode::Loop);
+    let fired = |app: &mut App| std::mem::take(&mut app.world_mut().resource_mut::<Fired>().0);
+    fired(&mut app);
+    seek(&mut app, rig, 0.0);
+    // 250 frames of 10 ms: 2.5 loops pass 250, 750, 250, 750, 250.
+    for _ in 0..250 {
+        app.update();
+    }
+    let times: Vec<f32> = fired(&mut app).iter().map(|e| e.time_ms).collect();
+    assert_eq!(times, [250.0, 750.0, 250.0, 750.0, 250.0]);
+    seek(&mut app, rig, 760.0);
+    assert!(fired(&mut app).is_empty(), "a seek fires nothing");
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().speed = -1.0;
+    for _ in 0..60 {
+        app.update();
+    }
+    let events = fired(&mut app);
+    let times: Vec<f32> = events.iter().map(|e| e.time_ms).collect();
+    assert_eq!(times, [750.0, 250.0], "backwards, in the order passed");
+    assert_eq!((events[0].kind.as_str(), events[0].sub_info.as_str()), ("motion_sound", "sound/step_right.wav"));
+    assert_eq!(events[0].entity, rig);
+}
+
+#[test]
+fn root_motion_adds_up_to_the_walk_and_in_place_holds_the_root() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let rig = spawn_walker(&mut app, "biped_walk_4002.ani", RepeatMode::Loop);
+    seek(&mut app, rig, 0.0);
+    let mut travelled = Vec3::ZERO;
+    for _ in 0..200 {
+        app.update();
+        travelled += app.world().get::<RootMotion>(rig).unwrap().delta;
+    }
+    // Two loops of 140 units forward: engine +Z is Bevy -Z.
+    assert!(travelled.abs_diff_eq(Vec3::new(0.0, 0.0, -280.0), 0.01), "{travelled}");
+    seek(&mut app, rig, 500.0);
+    let motion = *app.world().get::<RootMotion>(rig).unwrap();
+    // From (1.5, 80, 0) at the start of the loop to (-1.5, 80, -70) now.
+    assert_eq!(motion.position, Vec3::new(-1.5, 80.0, -70.0));
+    assert!((motion.distance_this_loop - 70.0f32.hypot(3.0)).abs() < 1e-3, "{motion:?}");
+    assert_eq!(motion.delta, Vec3::ZERO, "a seek moves nothing");
+
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().in_place = true;
+    let root_bone = app.world().get::<RigBones>(rig).unwrap().0[0];
+    let mut seen = Vec::new();
+    for _ in 0..50 {
+        app.update();
+        let t = app.world().get::<Transform>(root_bone).unwrap().translation;
+        seen.push(Vec3::new(t.x, 0.0, t.z));
+    }
+    assert!(seen.windows(2).all(|w| w[0] == w[1]), "the root stays in place: {seen:?}");
+    assert!(app.world().get::<RootMotion>(rig).unwrap().delta.z < 0.0, "and the motion is still reported");
+}
+
+#[test]
+fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    std::fs::write(dir.path().join("broken.ani"), &sample("biped_walk_4002.ani")[..100]).unwrap();
+    let broken: Handle<AniClip> = app.world().resource::<AssetServer>().load("broken.ani");
+    let mut failure = None;
+    run_until(&mut app, "the load failure", |app| {
+        let mut messages = app.world_mut().resource_mut::<Messages<AssetLoadFailedEvent<AniClip>>>();
+        failure = messages.drain().find(|f| f.id == broken.id());
+        failure.is_some()
+    });
+    let bevy::asset::AssetLoadError::AssetLoaderError(error) = failure.unwrap().error else { panic!("a loader error") };
+    let ani = error.error().downcast_ref::<AniLoadError>().expect("our typed error");
+    assert!(matches!(ani, AniLoadError::Format(AniError::Malformed { .. })), "{ani}");
+    assert_eq!(ani.to_string(), "header: total time needs 4 bytes at byte 99, but the file ends at byte 100");
+    let skl: Handle<SklSkeleton> = app.world().resource::<AssetServer>().load("biped.skl");
+    run_until(&mut app, "the skeleton", |app| app.world().resource::<AssetServer>().is_loaded(&skl));
+
+    // Hot reload: the walk file becomes the idle; the player keeps its time.
+    std::fs::copy(dir.path().join("biped_walk_4002.ani"), dir.path().join("play.ani")).unwrap();
+    let rig = spawn_walker(&mut app, "play.ani", RepeatMode::Loop);
+    seek(&mut app, rig, 600.0);
+    let paused = |app: &mut App| app.world_mut().get_mut::<AniPlayer>(rig).unwrap().paused = true;
+    paused(&mut app);
+    std::fs::write(dir.path().join("play.ani"), sample("biped_idle_4002.ani")).unwrap();
+    let clip = app.world().get::<AniPlayer>(rig).unwrap().clip.clone();
+    run_until(&mut app, "the reload", |app| app.world().resource::<Assets<AniClip>>().get(&clip).unwrap().animation.total_ms == 2000);
+    app.update();
+    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 600.0);
+    let idle = Animation::from_bytes(&sample("biped_idle_4002.ani")).unwrap();
+    let pure = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
+    assert_pose_eq(&bevy_pose(&mut app, rig), &pure.world_pose(&idle, 600.0), "after the reload");
+
+    // A reload that no longer parses keeps the last good clip, and says why.
+    std::fs::write(dir.path().join("play.ani"), b"ANI\0junk").unwrap();
+    let mut failed = false;
+    run_until(&mut app, "the failed reload", |app| {
+        let mut messages = app.world_mut().resource_mut::<Messages<AssetLoadFailedEvent<AniClip>>>();
+        failed |= messages.drain().any(|f| f.id == clip.id());
+        failed
+    });
+    assert_eq!(app.world().resource::<Assets<AniClip>>().get(&clip).unwrap().animation.total_ms, 2000);
+    assert!(!matches!(app.world().resource::<AssetServer>().load_state(&clip), LoadState::Loading));
+}
+
+#[test]
+fn the_exported_clip_poses_like_our_player() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let ours = spawn_walker(&mut app, "biped_attack_4001.ani", RepeatMode::Once);
+    let server = app.world().resource::<AssetServer>().clone();
+    let clip: Handle<AnimationClip> = server.load(Io3dAssetLabel::BevyClip.from_asset("biped_attack_4001.ani"));
+    run_until(&mut app, "the exported clip", |app| app.world().resource::<AssetServer>().is_loaded(&clip));
+    let (graph, node) = AnimationGraph::from_clip(clip);
+    let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
+    let theirs = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AnimationGraphHandle(graph))).id();
+    run_until(&mut app, "the second rig", |app| app.world().get::<RigBones>(theirs).is_some());
+    app.update();
+    let bones = app.world().get::<RigBones>(theirs).unwrap().0.clone();
+    for bone in bones {
+        app.world_mut().entity_mut(bone).insert(AnimatedBy(theirs));
+        assert!(app.world().get::<AnimationTargetId>(bone).is_some());
+    }
+    let mut player = AnimationPlayer::default();
+    player.play(node);
+    player.pause_all();
+    app.world_mut().entity_mut(theirs).insert(player);
+    for ms in [0.0f64, 180.0, 450.0, 777.0, 1200.0] {
+        app.world_mut().get_mut::<AniPlayer>(ours).unwrap().seek(ms);
+        app.world_mut().get_mut::<AnimationPlayer>(theirs).unwrap().animation_mut(node).unwrap().seek_to(ms as f32 / 1000.0);
+        app.update();
+        let expected: Vec<_> = bevy_pose(&mut app, ours)
+            .into_iter()
+            .map(|(position, rotation)| bevy_io3d::anim::BonePose { position, rotation })
+            .collect();
+        assert_pose_eq(&bevy_pose(&mut app, theirs), &expected, &format!("AnimationPlayer at {ms} ms"));
+    }
+}
