@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use bevy::animation::{AnimatedBy, AnimationClip, AnimationPlayer, AnimationTargetId, graph::AnimationGraph};
 use bevy::animation::graph::AnimationGraphHandle;
+use bevy::animation::{AnimatedBy, AnimationClip, AnimationPlayer, AnimationTargetId, graph::AnimationGraph};
 use bevy::asset::{AssetLoadFailedEvent, AssetPlugin, LoadState};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -83,7 +83,8 @@ fn bevy_pose(app: &mut App, rig: Entity) -> Vec<(Vec3, Quat)> {
     bones
         .iter()
         .map(|&b| {
-            let (_, rotation, translation) = app.world().get::<GlobalTransform>(b).unwrap().to_scale_rotation_translation();
+            let (_, rotation, translation) =
+                app.world().get::<GlobalTransform>(b).unwrap().to_scale_rotation_translation();
             (Axes::EngineToBevy.position(translation), Axes::EngineToBevy.rotation(rotation))
         })
         .collect()
@@ -101,7 +102,7 @@ fn assert_pose_eq(bevy: &[(Vec3, Quat)], expected: &[bevy_io3d::anim::BonePose],
     for (i, ((p, q), e)) in bevy.iter().zip(expected).enumerate() {
         assert!(p.abs_diff_eq(e.position, 2e-2), "{what}: bone {i} at {p}, expected {}", e.position);
         let e = e.rotation.normalize();
-        assert!(q.abs_diff_eq(e, 1e-4) || q.abs_diff_eq(-e, 1e-4), "{what}: bone {i} {q} vs {e}");
+        assert!(q.abs_diff_eq(e, 5e-4) || q.abs_diff_eq(-e, 5e-4), "{what}: bone {i} {q} vs {e}");
     }
 }
 
@@ -244,7 +245,9 @@ fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
     paused(&mut app);
     std::fs::write(dir.path().join("play.ani"), sample("biped_idle_4002.ani")).unwrap();
     let clip = app.world().get::<AniPlayer>(rig).unwrap().clip.clone();
-    run_until(&mut app, "the reload", |app| app.world().resource::<Assets<AniClip>>().get(&clip).unwrap().animation.total_ms == 2000);
+    run_until(&mut app, "the reload", |app| {
+        app.world().resource::<Assets<AniClip>>().get(&clip).unwrap().animation.total_ms == 2000
+    });
     app.update();
     assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 600.0);
     let idle = Animation::from_bytes(&sample("biped_idle_4002.ani")).unwrap();
@@ -287,12 +290,44 @@ fn the_exported_clip_poses_like_our_player() {
     app.world_mut().entity_mut(theirs).insert(player);
     for ms in [0.0f64, 180.0, 450.0, 777.0, 1200.0] {
         app.world_mut().get_mut::<AniPlayer>(ours).unwrap().seek(ms);
-        app.world_mut().get_mut::<AnimationPlayer>(theirs).unwrap().animation_mut(node).unwrap().seek_to(ms as f32 / 1000.0);
+        app.world_mut()
+            .get_mut::<AnimationPlayer>(theirs)
+            .unwrap()
+            .animation_mut(node)
+            .unwrap()
+            .seek_to(ms as f32 / 1000.0);
         app.update();
         let expected: Vec<_> = bevy_pose(&mut app, ours)
             .into_iter()
             .map(|(position, rotation)| bevy_io3d::anim::BonePose { position, rotation })
             .collect();
         assert_pose_eq(&bevy_pose(&mut app, theirs), &expected, &format!("AnimationPlayer at {ms} ms"));
+    }
+}
+
+#[path = "../examples/headless_pose.rs"]
+mod headless_pose;
+
+#[test]
+fn the_headless_pose_example_agrees_with_io3d_pose() {
+    let skeleton_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/biped.skl");
+    let skeleton = Skeleton::from_bytes(&sample("biped.skl")).unwrap();
+    let rig = Rig::new(&skeleton).unwrap();
+    for clip in ["walk", "idle", "attack"] {
+        for version in [4000, 4001, 4002] {
+            let name = format!("biped_{clip}_{version}.ani");
+            let animation = Animation::from_bytes(&sample(&name)).unwrap();
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(&name);
+            for (at_ms, looping) in [(0.0, false), (333.0, true), (1750.5, true), (5000.0, false)] {
+                let request = headless_pose::Request { animation: &path, skeleton: &skeleton_path, at_ms, looping };
+                let posed = headless_pose::pose(&request);
+                let mode = if looping { RepeatMode::Loop } else { RepeatMode::Once };
+                let expected = rig.world_pose(&animation, mode.animation_time(at_ms as f32, animation.total_ms));
+                let names: Vec<String> = skeleton.bones.iter().map(|b| b.name.to_text()).collect();
+                assert_eq!(posed.iter().map(|(n, _, _)| n.clone()).collect::<Vec<_>>(), names);
+                let pose: Vec<(Vec3, Quat)> = posed.into_iter().map(|(_, p, q)| (p, q)).collect();
+                assert_pose_eq(&pose, &expected, &format!("{name} at {at_ms} ms"));
+            }
+        }
     }
 }

@@ -63,7 +63,8 @@ impl RepeatMode {
             Self::Once => (unwrapped.clamp(0.0, total), 0),
             // As the client: a time of exactly `total` stays at the end.
             Self::Loop => {
-                let wraps = if unwrapped > total { ((unwrapped - total) / total).ceil() } else { (unwrapped / total).floor() };
+                let wraps =
+                    if unwrapped > total { ((unwrapped - total) / total).ceil() } else { (unwrapped / total).floor() };
                 let wraps = if unwrapped >= 0.0 && unwrapped <= total { 0.0 } else { wraps };
                 (unwrapped - wraps * total, wraps as i64)
             }

@@ -9,7 +9,6 @@ pub use skl::check_skl;
 
 use std::fmt;
 
-
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "json", derive(serde::Serialize), serde(rename_all = "lowercase"))]

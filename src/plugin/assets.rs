@@ -7,7 +7,7 @@ use bevy::reflect::TypePath;
 use thiserror::Error;
 
 use crate::anim::Rig;
-use crate::format::{AniError, Animation, HierarchyError, SklError, Skeleton};
+use crate::format::{AniError, Animation, HierarchyError, Skeleton, SklError};
 
 use super::axes::Axes;
 use super::export::to_bevy_clip;
@@ -99,7 +99,12 @@ impl AssetLoader for AniLoader {
     type Settings = ();
     type Error = AniLoadError;
 
-    async fn load(&self, reader: &mut dyn Reader, _: &(), context: &mut LoadContext<'_>) -> Result<AniClip, AniLoadError> {
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _: &(),
+        context: &mut LoadContext<'_>,
+    ) -> Result<AniClip, AniLoadError> {
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes).await?;
         let mut clip = AniClip::new(Animation::from_bytes(&bytes)?);
@@ -122,7 +127,12 @@ impl AssetLoader for SklLoader {
     type Settings = ();
     type Error = SklLoadError;
 
-    async fn load(&self, reader: &mut dyn Reader, _: &(), _: &mut LoadContext<'_>) -> Result<SklSkeleton, SklLoadError> {
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _: &(),
+        _: &mut LoadContext<'_>,
+    ) -> Result<SklSkeleton, SklLoadError> {
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes).await?;
         let skeleton = Skeleton::from_bytes(&bytes)?;

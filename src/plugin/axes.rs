@@ -58,8 +58,14 @@ mod tests {
 
     #[test]
     fn mirroring_keeps_composition() {
-        let parent = BonePose { position: Vec3::new(1.0, 2.0, 3.0), rotation: Quat::from_euler(bevy::math::EulerRot::XYZ, 0.3, -0.5, 1.1) };
-        let child = BonePose { position: Vec3::new(-4.0, 0.5, 2.0), rotation: Quat::from_euler(bevy::math::EulerRot::XYZ, -0.2, 0.9, 0.4) };
+        let parent = BonePose {
+            position: Vec3::new(1.0, 2.0, 3.0),
+            rotation: Quat::from_euler(bevy::math::EulerRot::XYZ, 0.3, -0.5, 1.1),
+        };
+        let child = BonePose {
+            position: Vec3::new(-4.0, 0.5, 2.0),
+            rotation: Quat::from_euler(bevy::math::EulerRot::XYZ, -0.2, 0.9, 0.4),
+        };
         let world = child.under(parent);
         let axes = Axes::EngineToBevy;
         let composed = axes.transform(&parent) * axes.transform(&child);

@@ -58,4 +58,3 @@ pub fn to_bevy_clip(animation: &Animation, axes: Axes) -> AnimationClip {
     clip.set_duration(animation.total_ms.max(0) as f32 / 1000.0);
     clip
 }
-

@@ -1,8 +1,8 @@
 //! Rigs: bone entities spawned from a skeleton asset.
 
 use bevy::asset::{AssetEvent, Assets, Handle};
-use bevy::ecs::prelude::*;
 use bevy::ecs::name::Name;
+use bevy::ecs::prelude::*;
 use bevy::transform::components::Transform;
 
 use super::assets::SklSkeleton;
@@ -48,20 +48,21 @@ pub fn spawn_rigs(
     skeletons: Res<Assets<SklSkeleton>>,
     rigs: Query<(Entity, &SklRig, Option<&RigBones>)>,
 ) {
-    let changed: Vec<_> = changes.read().filter_map(|e| match e {
-        AssetEvent::Modified { id } => Some(*id),
-        _ => None,
-    }).collect();
+    let changed: Vec<_> = changes
+        .read()
+        .filter_map(|e| match e {
+            AssetEvent::Modified { id } => Some(*id),
+            _ => None,
+        })
+        .collect();
     for (entity, rig, bones) in &rigs {
         let stale = changed.contains(&rig.skeleton.id());
         if bones.is_some() && !stale {
             continue;
         }
         let Some(skeleton) = skeletons.get(&rig.skeleton) else { continue };
-        if let Some(RigBones(old)) = bones {
-            if let Some(&root) = old.first() {
-                commands.entity(root).despawn();
-            }
+        if let Some(&root) = bones.and_then(|RigBones(old)| old.first()) {
+            commands.entity(root).despawn();
         }
         let spawned = spawn_bones(&mut commands, entity, skeleton, rig.axes);
         commands.entity(entity).insert(RigBones(spawned));
