@@ -349,10 +349,15 @@ impl Animation {
     /// Events in the order the client plays them: a stable sort by time
     /// (NaN times last).
     pub fn events_by_time(&self) -> Vec<&Event> {
-        let mut events: Vec<&Event> = self.events.iter().collect();
+        self.event_order().into_iter().map(|i| &self.events[i]).collect()
+    }
+
+    /// The indices of the events in the order the client plays them.
+    pub fn event_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.events.len()).collect();
         // Adding 0.0 turns -0.0 into 0.0, so that equal times keep file order.
-        events.sort_by(|a, b| (a.time_ms + 0.0).total_cmp(&(b.time_ms + 0.0)));
-        events
+        order.sort_by(|&a, &b| (self.events[a].time_ms + 0.0).total_cmp(&(self.events[b].time_ms + 0.0)));
+        order
     }
 
     /// The number of keys in all tracks.

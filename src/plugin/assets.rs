@@ -19,6 +19,8 @@ pub struct AniClip {
     pub animation: Animation,
     /// Indices of `animation.events` in the order the client plays them.
     pub events_by_time: Vec<usize>,
+    /// Their times, in the same order (computed once, not every frame).
+    pub event_times: Vec<f32>,
     /// The same motion as Bevy's own [`AnimationClip`] (sub-asset
     /// [`Io3dAssetLabel::BevyClip`]), in Bevy's axes.
     pub bevy_clip: Handle<AnimationClip>,
@@ -27,9 +29,9 @@ pub struct AniClip {
 impl AniClip {
     /// A clip for an animation made in code; `bevy_clip` stays empty.
     pub fn new(animation: Animation) -> Self {
-        let mut order: Vec<usize> = (0..animation.events.len()).collect();
-        order.sort_by(|&a, &b| (animation.events[a].time_ms + 0.0).total_cmp(&(animation.events[b].time_ms + 0.0)));
-        Self { animation, events_by_time: order, bevy_clip: Handle::default() }
+        let order = animation.event_order();
+        let event_times = order.iter().map(|&i| animation.events[i].time_ms).collect();
+        Self { animation, events_by_time: order, event_times, bevy_clip: Handle::default() }
     }
 }
 

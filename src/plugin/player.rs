@@ -233,8 +233,7 @@ pub fn advance_players(
             let delta = if player.paused { 0.0 } else { delta_ms * player.speed };
             mode.step(player.time_ms, delta, total)
         };
-        let times: Vec<f32> = clip.events_by_time.iter().map(|&i| clip.animation.events[i].time_ms).collect();
-        for (sorted, time_ms) in step.events_passed(&times) {
+        for (sorted, time_ms) in step.events_passed(&clip.event_times) {
             let index = clip.events_by_time[sorted];
             let event = &clip.animation.events[index];
             commands.trigger(AniEventFired {
