@@ -143,8 +143,8 @@ pub struct AniEventFired {
     pub time_ms: f32,
 }
 
-/// Whether anything in the world's hierarchy or names changed this frame.
-pub type HierarchyChanges<'w, 's> = Query<'w, 's, (), Or<(Changed<Children>, Changed<Name>)>>;
+/// Entities whose children or name changed this frame.
+pub type HierarchyChanges<'w, 's> = Query<'w, 's, Entity, Or<(Changed<Children>, Changed<Name>)>>;
 
 /// Binds each player's tracks to its descendants by name when the clip
 /// arrives or changes, the file is reloaded, or the hierarchy changes.
@@ -152,6 +152,7 @@ pub fn bind_players(
     mut commands: Commands,
     mut clip_events: MessageReader<AssetEvent<AniClip>>,
     hierarchy_changes: HierarchyChanges,
+    parents: Query<&ChildOf>,
     clips: Res<Assets<AniClip>>,
     mut players: Query<(Entity, &AniPlayer, &mut AniBinding)>,
     children: Query<&Children>,
@@ -164,10 +165,14 @@ pub fn bind_players(
             _ => None,
         })
         .collect();
-    let hierarchy_changed = !hierarchy_changes.is_empty();
+    // Players at or above a changed entity see a changed hierarchy.
+    let mut regrown: Vec<Entity> = Vec::new();
+    for changed in &hierarchy_changes {
+        regrown.extend(std::iter::once(changed).chain(parents.iter_ancestors(changed)).filter(|e| players.contains(*e)));
+    }
     for (entity, player, mut binding) in &mut players {
         let id = player.clip.id();
-        let current = binding.clip == Some(id) && !reloaded.contains(&id) && !hierarchy_changed;
+        let current = binding.clip == Some(id) && !reloaded.contains(&id) && !regrown.contains(&entity);
         let Some(clip) = clips.get(id).filter(|_| !current) else { continue };
         let bones: Vec<(Entity, &Name, Transform)> = children
             .iter_descendants(entity)
