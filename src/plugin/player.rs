@@ -4,6 +4,7 @@
 use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemParam;
 use bevy::math::Vec3;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
@@ -143,19 +144,26 @@ pub struct AniEventFired {
     pub time_ms: f32,
 }
 
-/// Entities whose children or name changed this frame.
-pub type HierarchyChanges<'w, 's> = Query<'w, 's, Entity, Or<(Changed<Children>, Changed<Name>)>>;
+/// A change that can alter what a player's tracks bind to.
+type Regrowth = Or<(Changed<Children>, Changed<Name>)>;
+
+/// The hierarchy as binding sees it: links both ways, and what changed.
+#[derive(SystemParam)]
+pub struct Hierarchy<'w, 's> {
+    /// Entities whose children or name changed this frame.
+    changed: Query<'w, 's, Entity, Regrowth>,
+    parents: Query<'w, 's, &'static ChildOf>,
+    children: Query<'w, 's, &'static Children>,
+}
 
 /// Binds each player's tracks to its descendants by name when the clip
 /// arrives or changes, the file is reloaded, or the hierarchy changes.
 pub fn bind_players(
     mut commands: Commands,
     mut clip_events: MessageReader<AssetEvent<AniClip>>,
-    hierarchy_changes: HierarchyChanges,
-    parents: Query<&ChildOf>,
+    hierarchy: Hierarchy,
     clips: Res<Assets<AniClip>>,
     mut players: Query<(Entity, &AniPlayer, &mut AniBinding)>,
-    children: Query<&Children>,
     names: Query<(&Name, &Transform, Option<&BoneRest>)>,
 ) {
     let reloaded: Vec<AssetId<AniClip>> = clip_events
@@ -167,14 +175,16 @@ pub fn bind_players(
         .collect();
     // Players at or above a changed entity see a changed hierarchy.
     let mut regrown: Vec<Entity> = Vec::new();
-    for changed in &hierarchy_changes {
-        regrown.extend(std::iter::once(changed).chain(parents.iter_ancestors(changed)).filter(|e| players.contains(*e)));
+    for changed in &hierarchy.changed {
+        let at_or_above = std::iter::once(changed).chain(hierarchy.parents.iter_ancestors(changed));
+        regrown.extend(at_or_above.filter(|e| players.contains(*e)));
     }
     for (entity, player, mut binding) in &mut players {
         let id = player.clip.id();
         let current = binding.clip == Some(id) && !reloaded.contains(&id) && !regrown.contains(&entity);
         let Some(clip) = clips.get(id).filter(|_| !current) else { continue };
-        let bones: Vec<(Entity, &Name, Transform)> = children
+        let bones: Vec<(Entity, &Name, Transform)> = hierarchy
+            .children
             .iter_descendants(entity)
             .filter_map(|e| {
                 let (name, transform, rest) = names.get(e).ok()?;
