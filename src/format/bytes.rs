@@ -195,16 +195,6 @@ impl Writer {
         self.bytes
     }
 
-    /// The number of bytes written so far.
-    pub fn len(&self) -> usize {
-        self.bytes.len()
-    }
-
-    /// Whether nothing was written yet.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
     /// Appends raw bytes.
     pub fn bytes(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
