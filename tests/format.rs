@@ -264,3 +264,52 @@ proptest! {
         prop_assert_eq!(from_json(&to_json(&Document::Skl(skeleton))).unwrap().to_bytes().unwrap(), bytes);
     }
 }
+
+fn unit_quat() -> impl Strategy<Value = Quat> {
+    prop::array::uniform4(-1.0f32..1.0).prop_filter_map("a direction", |q| {
+        let q = Quat::from_array(q);
+        (q.length() > 0.1).then(|| q.normalize())
+    })
+}
+
+fn sorted_keys() -> impl Strategy<Value = Vec<Key>> {
+    prop::collection::vec((1i32..100, prop::array::uniform3(-100.0f32..100.0), unit_quat()), 2..8).prop_map(|raw| {
+        let mut time = 0;
+        raw.into_iter()
+            .map(|(gap, p, q)| {
+                time += gap;
+                Key::new(time, Vec3::from_array(p), q)
+            })
+            .collect()
+    })
+}
+
+proptest! {
+    #[test]
+    fn sampling_hits_every_key_and_is_continuous_between_them(keys in sorted_keys()) {
+        use bevy_io3d::anim::sample_keys;
+        for (i, key) in keys.iter().enumerate() {
+            let at = sample_keys(&keys, key.time_ms as f32).unwrap();
+            prop_assert_eq!(at.position, key.position, "key {} is hit exactly", i);
+            prop_assert!(angle_degrees(at.rotation, key.rotation) < 1e-3);
+            if let Some(next) = keys.get(i + 1) {
+                // Just before the next key, the pose is almost the next key's.
+                let before = sample_keys(&keys, next.time_ms as f32 - 1e-3).unwrap();
+                let span = (next.position - key.position).length();
+                prop_assert!(before.position.distance(next.position) <= span * 2e-3 + 1e-3);
+                prop_assert!(angle_degrees(before.rotation, next.rotation) < 0.2);
+            }
+        }
+    }
+
+    #[test]
+    fn looping_never_leaves_the_clip(t in -1e7f32..1e7, total in 1i32..100_000, delta in -1e6f64..1e6) {
+        use bevy_io3d::anim::RepeatMode;
+        let shown = RepeatMode::Loop.animation_time(t, total);
+        prop_assert!((0.0..=total as f32).contains(&shown), "{} ms shows {}", t, shown);
+        let step = RepeatMode::Loop.step(f64::from(shown), delta, total);
+        prop_assert!((0.0..=f64::from(total)).contains(&step.to_ms), "{:?}", step);
+        let once = RepeatMode::Once.step(f64::from(shown), delta, total);
+        prop_assert!((0.0..=f64::from(total)).contains(&once.to_ms));
+    }
+}
