@@ -331,3 +331,21 @@ fn the_headless_pose_example_agrees_with_io3d_pose() {
         }
     }
 }
+
+#[test]
+fn a_new_clip_starts_at_its_beginning_and_a_bad_speed_stands_still() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let rig = spawn_walker(&mut app, "biped_walk_4002.ani", RepeatMode::Once);
+    seek(&mut app, rig, 900.0);
+    let attack: Handle<AniClip> = app.world().resource::<AssetServer>().load("biped_attack_4002.ani");
+    run_until(&mut app, "the attack", |app| app.world().resource::<AssetServer>().is_loaded(&attack));
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = attack;
+    app.update();
+    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 0.0);
+    assert_eq!(app.world().get::<RootMotion>(rig).unwrap().delta, Vec3::ZERO, "no jump from the old clip");
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().speed = f64::INFINITY;
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().seek(f64::NAN);
+    app.update();
+    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 0.0);
+}

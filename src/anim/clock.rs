@@ -59,8 +59,9 @@ impl RepeatMode {
         let total = f64::from(total_ms.max(0));
         let unwrapped = time_ms + delta_ms;
         let (to_ms, wraps) = match self {
-            _ if total == 0.0 => (0.0, 0),
             Self::Once => (unwrapped.clamp(0.0, total), 0),
+            // The client's `t -= total` changes nothing: time runs on.
+            Self::Loop if total == 0.0 => (unwrapped, 0),
             // As the client: a time of exactly `total` stays at the end.
             Self::Loop => {
                 let wraps =
@@ -142,6 +143,7 @@ mod tests {
         assert_eq!((step.to_ms, step.wraps), (850.0, -1));
         assert_eq!(Loop.step(900.0, 100.0, 1000).to_ms, 1000.0);
         assert_eq!(Loop.step(900.0, 2100.0, 1000).wraps, 2);
+        assert_eq!(Loop.step(900.0, 100.0, 0).to_ms, 1000.0, "no length: no wrap, as animation_time");
         let once = Once.step(900.0, 250.0, 1000);
         assert_eq!(once.to_ms, 1000.0);
         // Many small steps land exactly where one big step does.

@@ -355,8 +355,10 @@ impl Animation {
     /// The indices of the events in the order the client plays them.
     pub fn event_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.events.len()).collect();
-        // Adding 0.0 turns -0.0 into 0.0, so that equal times keep file order.
-        order.sort_by(|&a, &b| (self.events[a].time_ms + 0.0).total_cmp(&(self.events[b].time_ms + 0.0)));
+        // NaN last whatever its sign; adding 0.0 turns -0.0 into 0.0, so
+        // that equal times keep file order.
+        let key = |i: usize| (self.events[i].time_ms.is_nan(), self.events[i].time_ms + 0.0);
+        order.sort_by(|&a, &b| key(a).0.cmp(&key(b).0).then(key(a).1.total_cmp(&key(b).1)));
         order
     }
 

@@ -39,7 +39,7 @@ pub enum ReadError {
         count: i32,
     },
     /// A string of 260 bytes or more, which overflows the client's buffer.
-    #[error("{what} at byte {at} is {len} bytes long; the client's buffer holds {} bytes at most", MAX_STRING_LEN)]
+    #[error("{what} at byte {at} is {len} bytes long; the client's buffer holds {} bytes at most", MAX_STRING_LEN - 1)]
     StringTooLong {
         /// What the string is ("bone name", ...).
         what: &'static str,

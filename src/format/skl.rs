@@ -4,6 +4,9 @@
 //! hierarchy from the child lists, starting at the first bone.
 //! [`Skeleton::hierarchy`] does the same and checks that the names agree.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
 use glam::{Quat, Vec3};
 use thiserror::Error;
 
@@ -169,9 +172,17 @@ impl Skeleton {
         if n == 0 {
             return Err(HierarchyError::new(vec![HierarchyProblem::Empty], self));
         }
+        // Names to the first bone of that name, built once: a file with many
+        // bones and child names must not cost their product.
+        let mut index: HashMap<&[u8], usize> = HashMap::with_capacity(n);
         for (i, bone) in self.bones.iter().enumerate() {
-            if let Some(first) = self.bone_index(bone.name.c_str()).filter(|&first| first != i) {
-                problems.push(HierarchyProblem::DuplicateName { bone: i, first });
+            match index.entry(bone.name.c_str()) {
+                Entry::Occupied(first) => {
+                    problems.push(HierarchyProblem::DuplicateName { bone: i, first: *first.get() })
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
             }
         }
         let mut parents: Vec<Option<usize>> = vec![None; n];
@@ -183,7 +194,7 @@ impl Skeleton {
             order.push(i);
             // Push in reverse so that children come out in file order.
             for (c, name) in self.bones[i].children.iter().enumerate().rev() {
-                match self.bone_index(name.c_str()) {
+                match index.get(name.c_str()).copied() {
                     None => problems.push(HierarchyProblem::UnknownChild { bone: i, child: c, name: name.clone() }),
                     Some(child) if reached[child] => {
                         problems.push(HierarchyProblem::ReachedTwice { bone: child, from: i })
@@ -202,7 +213,7 @@ impl Skeleton {
                 Some(p) if bone.parent.c_str() != self.bones[p].name.c_str() => {
                     problems.push(HierarchyProblem::ParentMismatch { bone: i, listed_by: p })
                 }
-                None if self.bone_index(bone.parent.c_str()).is_some() => {
+                None if index.contains_key(bone.parent.c_str()) => {
                     problems.push(HierarchyProblem::RootHasParent { parent: bone.parent.clone() })
                 }
                 _ => {}

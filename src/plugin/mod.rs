@@ -17,7 +17,7 @@
 //! ```
 //!
 //! Systems, all in `PostUpdate`, in the sets of [`Io3dSystems`] (chained,
-//! before `TransformSystems::Propagate`):
+//! after `AssetEventSystems` and before `TransformSystems::Propagate`):
 //!
 //! | set | system | what it does |
 //! |---|---|---|
@@ -37,7 +37,7 @@ pub mod rig;
 
 use bevy::animation::{AnimationClip, AnimationPlugin};
 use bevy::app::{App, Plugin, PostUpdate};
-use bevy::asset::AssetApp;
+use bevy::asset::{AssetApp, AssetEventSystems};
 use bevy::ecs::schedule::{IntoScheduleConfigs, SystemSet};
 use bevy::transform::TransformSystems;
 
@@ -78,6 +78,9 @@ impl Plugin for Io3dPlugin {
                 PostUpdate,
                 (Io3dSystems::Spawn, Io3dSystems::Bind, Io3dSystems::Advance, Io3dSystems::Pose)
                     .chain()
+                    // A reloaded file's asset changes in PreUpdate, its event
+                    // comes here: rebind in the same frame.
+                    .after(AssetEventSystems)
                     .before(TransformSystems::Propagate),
             )
             .add_systems(

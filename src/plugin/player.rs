@@ -41,6 +41,8 @@ pub struct AniPlayer {
     time_ms: f64,
     step: Option<Step>,
     seeked: bool,
+    /// The clip the clock last stepped, so that a new clip starts afresh.
+    stepped: Option<AssetId<AniClip>>,
 }
 
 impl AniPlayer {
@@ -57,6 +59,7 @@ impl AniPlayer {
             time_ms: 0.0,
             step: None,
             seeked: false,
+            stepped: None,
         }
     }
 
@@ -77,11 +80,14 @@ impl AniPlayer {
         self.time_ms
     }
 
-    /// Jumps to `time_ms` exactly (clamped to the clip when it is loaded);
-    /// no event fires and root motion reports no movement for the jump.
+    /// Jumps to `time_ms` exactly (clamped or wrapped to the clip when it is
+    /// loaded); no event fires and root motion reports no movement for the
+    /// jump. A time that is not finite is ignored.
     pub fn seek(&mut self, time_ms: f64) {
-        self.time_ms = time_ms;
-        self.seeked = true;
+        if time_ms.is_finite() {
+            self.time_ms = time_ms;
+            self.seeked = true;
+        }
     }
 
     /// The last step of the clock, once the clip is playing.
@@ -239,13 +245,20 @@ pub fn advance_players(
         let Some(clip) = clips.get(&player.clip) else { continue };
         let total = clip.animation.total_ms;
         let mode = player.repeat;
+        if player.stepped != Some(player.clip.id()) {
+            // Another clip: start it from its beginning.
+            player.stepped = Some(player.clip.id());
+            player.time_ms = 0.0;
+            player.step = None;
+        }
         let step = if std::mem::take(&mut player.seeked) || player.step.is_none() {
             // A seek (or the first frame) moves nowhere: the playhead just
             // starts where it is put.
             let at = mode.step(player.time_ms, 0.0, total).to_ms;
             mode.step(at, 0.0, total)
         } else {
-            let delta = if player.paused { 0.0 } else { delta_ms * player.speed };
+            let delta = delta_ms * player.speed;
+            let delta = if player.paused || !delta.is_finite() { 0.0 } else { delta };
             mode.step(player.time_ms, delta, total)
         };
         for (sorted, time_ms) in step.events_passed(&clip.event_times) {
@@ -273,7 +286,8 @@ pub fn pose_players(
 ) {
     for (player, binding, mut motion) in &mut players {
         let (Some(clip), Some(step)) = (clips.get(&player.clip), player.step) else { continue };
-        if binding.clip != Some(player.clip.id()) {
+        // Never pose with a binding made for another version of the file.
+        if binding.clip != Some(player.clip.id()) || binding.tracks.len() != clip.animation.tracks.len() {
             continue;
         }
         let t = step.to_ms as f32;
@@ -295,9 +309,8 @@ pub fn pose_players(
                 *transform = *rest;
             }
         }
-        if let Some(root) = binding.root.map(|r| &tracks[r]) {
-            *motion = root_motion(root, step, player.axes).unwrap_or_default();
-        }
+        let root = binding.root.and_then(|r| tracks.get(r));
+        *motion = root.and_then(|root| root_motion(root, step, player.axes)).unwrap_or_default();
     }
 }
 
