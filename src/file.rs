@@ -28,15 +28,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// Gives a temporary file the permissions of a new file (rw-r--r--), not
+/// the private rw------- it is made with, for files renamed into place.
 #[cfg(unix)]
-fn new_file_permissions(builder: &mut tempfile::Builder) {
+pub fn new_file_permissions(builder: &mut tempfile::Builder) {
     use std::os::unix::fs::PermissionsExt;
     builder.permissions(std::fs::Permissions::from_mode(0o644));
 }
 
 /// Elsewhere a temporary file already has a new file's permissions.
 #[cfg(not(unix))]
-fn new_file_permissions(_: &mut tempfile::Builder) {}
+pub fn new_file_permissions(_: &mut tempfile::Builder) {}
 
 #[cfg(test)]
 mod tests {

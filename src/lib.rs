@@ -24,6 +24,8 @@
 //! - [`check`]: the lint behind `io3d check`: what would break in the game.
 //! - `json` (feature `json`): the JSON form behind `io3d dump` and
 //!   `io3d build`.
+//! - [`viewer`] (feature `viewer`, default): the desktop viewer behind
+//!   `io3d-viewer`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -36,6 +38,8 @@ pub mod format;
 pub mod json;
 #[cfg(feature = "plugin")]
 pub mod plugin;
+#[cfg(feature = "viewer")]
+pub mod viewer;
 
 /// The types most programs need.
 pub mod prelude {

@@ -156,3 +156,65 @@ fn failures_are_one_clear_line_and_leave_no_half_written_file() {
     assert_eq!(std::fs::read(&out).unwrap(), b"precious");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3, "no temporary file left behind");
 }
+
+#[test]
+fn edits_write_files_that_check_clean_and_keep_untouched_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name);
+    let walk = asset("biped_walk_4001.ani");
+    let attack = asset("biped_attack_4001.ani");
+    let original = Animation::from_bytes(&std::fs::read(&walk).unwrap()).unwrap();
+
+    stdout(&io3d(&[&"join", &walk, &attack, &"-o", &out("join.ani")]));
+    let joined = Animation::from_bytes(&std::fs::read(out("join.ani")).unwrap()).unwrap();
+    let attack_clip = Animation::from_bytes(&std::fs::read(&attack).unwrap()).unwrap();
+    assert_eq!(joined.total_ms, original.total_ms + attack_clip.total_ms);
+    assert_eq!(joined.events.len(), original.events.len() + attack_clip.events.len());
+    // The walk's keys are stored in the joined file with their words.
+    let first = &joined.tracks[3].keys[..original.tracks[3].keys.len()];
+    assert_eq!(first, &original.tracks[3].keys[..]);
+
+    stdout(&io3d(&[&"trim", &walk, &"--from-ms", &"250", &"--to-ms", &"750", &"-o", &out("trim.ani")]));
+    stdout(&io3d(&[&"resample", &walk, &"--step-ms", &"50", &"-o", &out("resample.ani")]));
+    stdout(&io3d(&[&"mirror", &walk, &"--skeleton", &asset("biped.skl"), &"-o", &out("mirror.ani")]));
+    std::fs::write(out("map.txt"), "Bip01 = Bip01\nBip01 Pelvis = Bip01 Pelvis\n").unwrap();
+    let renamed = io3d(&[&"retarget", &walk, &"--map", &out("map.txt"), &"-o", &out("renamed.ani")]);
+    assert!(stderr(&renamed).contains("dropped 20 tracks with no mapping"), "{}", stderr(&renamed));
+    let suggested =
+        stdout(&io3d(&[&"retarget", &"--suggest", &"--from", &asset("biped.skl"), &"--to", &asset("biped.skl")]));
+    assert_eq!(suggested.lines().count(), 22);
+    assert!(suggested.contains("Bip01 L Thigh = Bip01 L Thigh"), "{suggested}");
+    std::fs::write(out("map.txt"), &suggested).unwrap();
+    let skl = asset("biped.skl");
+    stdout(&io3d(&[
+        &"retarget",
+        &walk,
+        &"--map",
+        &out("map.txt"),
+        &"--from",
+        &skl,
+        &"--to",
+        &skl,
+        &"-o",
+        &out("retarget.ani"),
+    ]));
+
+    let events = out("events.ani");
+    std::fs::copy(&walk, &events).unwrap();
+    stdout(&io3d(&[&"events", &events, &"--add", &"motion_sound", &"--sub-info", &"발소리.wav", &"--at-ms", &"125"]));
+    stdout(&io3d(&[&"events", &events, &"--retime", &"0", &"--at-ms", &"10"]));
+    stdout(&io3d(&[&"events", &events, &"--remove", &"1"]));
+    let listed = stdout(&io3d(&[&"events", &events, &"--list"]));
+    assert!(listed.contains("발소리.wav") && listed.contains("10 ms"), "{listed}");
+    let edited = Animation::from_bytes(&std::fs::read(&events).unwrap()).unwrap();
+    assert_eq!(edited.events.len(), original.events.len());
+    assert_eq!(edited.tracks, original.tracks, "event edits leave every key and its words alone");
+    let failed = io3d(&[&"events", &events, &"--remove", &"99"]);
+    assert!(stderr(&failed).contains("there is no event 99"), "{}", stderr(&failed));
+
+    for name in ["join.ani", "trim.ani", "resample.ani", "mirror.ani", "renamed.ani", "retarget.ani", "events.ani"] {
+        let checked = io3d(&[&"check", &out(name)]);
+        let said = String::from_utf8_lossy(&checked.stdout);
+        assert!(checked.status.success(), "{name}: {said}{}", stderr(&checked));
+    }
+}

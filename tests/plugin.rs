@@ -264,6 +264,16 @@ fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
     });
     assert_eq!(app.world().resource::<Assets<AniClip>>().get(&clip).unwrap().animation.total_ms, 2000);
     assert!(!matches!(app.world().resource::<AssetServer>().load_state(&clip), LoadState::Loading));
+
+    // Deleting the file while it plays keeps the last good clip playing.
+    std::fs::remove_file(dir.path().join("play.ani")).unwrap();
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().paused = false;
+    for _ in 0..50 {
+        app.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(app.world().resource::<Assets<AniClip>>().get(&clip).unwrap().animation.total_ms, 2000);
+    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 600.0 + 50.0 * STEP_MS as f64, "still playing");
 }
 
 #[test]
@@ -340,10 +350,19 @@ fn a_new_clip_starts_at_its_beginning_and_a_bad_speed_stands_still() {
     seek(&mut app, rig, 900.0);
     let attack: Handle<AniClip> = app.world().resource::<AssetServer>().load("biped_attack_4002.ani");
     run_until(&mut app, "the attack", |app| app.world().resource::<AssetServer>().is_loaded(&attack));
-    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = attack;
+    let walk = app.world().get::<AniPlayer>(rig).unwrap().clip.clone();
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = attack.clone();
     app.update();
     assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 0.0);
     assert_eq!(app.world().get::<RootMotion>(rig).unwrap().delta, Vec3::ZERO, "no jump from the old clip");
+    // A seek made with the new clip starts it there.
+    let mut player = app.world_mut().get_mut::<AniPlayer>(rig).unwrap();
+    player.clip = walk;
+    player.seek(300.0);
+    app.update();
+    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 300.0);
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = attack;
+    app.update();
     app.world_mut().get_mut::<AniPlayer>(rig).unwrap().speed = f64::INFINITY;
     app.world_mut().get_mut::<AniPlayer>(rig).unwrap().seek(f64::NAN);
     app.update();

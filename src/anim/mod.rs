@@ -1,12 +1,23 @@
 //! Playing animations by the client's rules: sampling keys, clocks, and
-//! forward kinematics over a skeleton. Pure math over the [`crate::format`]
+//! forward kinematics over a skeleton; editing them as the game's tools do
+//! (events, keys, join, trim, resample, mirror, retarget). Pure math over the [`crate::format`]
 //! values; nothing here knows about Bevy.
 
 pub mod biped;
 pub mod clock;
+pub mod edit;
+pub mod guess;
+pub mod mirror;
+pub mod path;
+pub mod retarget;
 pub mod rig;
 pub mod sample;
 
 pub use clock::{RepeatMode, Step};
+pub use edit::{EditError, join, resample, trim};
+pub use guess::{GuessedSkeleton, ParentRule, guess_skeleton};
+pub use mirror::mirror;
+pub use path::{RootPath, root_path};
+pub use retarget::{BoneMap, retarget, suggest_map};
 pub use rig::{Binding, Rig};
 pub use sample::{BonePose, sample_keys, slerp, track_pose};

@@ -367,6 +367,21 @@ impl Animation {
         self.tracks.iter().map(|t| t.keys.len()).sum()
     }
 
+    /// Bytes this value holds in memory, itself and its heap (vector
+    /// capacities, not only lengths): what a loaded clip costs beside its
+    /// file size.
+    pub fn memory_size(&self) -> usize {
+        let strings = |s: &FileString| s.capacity();
+        let events: usize = self.events.iter().map(|e| strings(&e.kind) + strings(&e.sub_info)).sum();
+        let tracks: usize = self.tracks.iter().map(|t| strings(&t.bone) + t.keys.capacity() * size_of::<Key>()).sum();
+        size_of::<Self>()
+            + self.events.capacity() * size_of::<Event>()
+            + events
+            + self.tracks.capacity() * size_of::<Track>()
+            + tracks
+            + self.trailing.capacity()
+    }
+
     /// The first track whose bone is `name`, compared as the client does
     /// (as C strings).
     pub fn track(&self, name: &[u8]) -> Option<&Track> {

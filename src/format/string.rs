@@ -31,6 +31,11 @@ impl FileString {
         &self.bytes
     }
 
+    /// Bytes reserved on the heap for it.
+    pub fn capacity(&self) -> usize {
+        self.bytes.capacity()
+    }
+
     /// The length in bytes.
     pub fn len(&self) -> usize {
         self.bytes.len()
@@ -71,6 +76,16 @@ impl FileString {
             Some(s) => s.to_owned(),
             None => encoding_rs::EUC_KR.decode_without_bom_handling(&self.bytes).0.into_owned(),
         }
+    }
+}
+
+impl FileString {
+    /// Typed text as the game stores it: CP949 (which holds ASCII as is
+    /// and Korean as the client shows it), or UTF-8 for text CP949 cannot
+    /// hold.
+    pub fn encode_text(text: &str) -> Self {
+        let (bytes, _, unmappable) = encoding_rs::EUC_KR.encode(text);
+        if unmappable { Self::from(text) } else { Self::from(bytes.into_owned()) }
     }
 }
 
@@ -122,6 +137,15 @@ impl fmt::Debug for FileString {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_text_is_stored_as_cp949() {
+        let korean = FileString::encode_text("발소리");
+        assert_ne!(korean.as_bytes(), "발소리".as_bytes());
+        assert_eq!(korean.to_text(), "발소리");
+        assert_eq!(FileString::encode_text("step.wav"), "step.wav");
+        assert_eq!(FileString::encode_text("🎵").to_text(), "🎵");
+    }
 
     #[test]
     fn cp949_text_decodes_for_display() {

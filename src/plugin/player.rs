@@ -246,9 +246,12 @@ pub fn advance_players(
         let total = clip.animation.total_ms;
         let mode = player.repeat;
         if player.stepped != Some(player.clip.id()) {
-            // Another clip: start it from its beginning.
+            // Another clip: start it from its beginning, or where a seek
+            // made before it played put it.
             player.stepped = Some(player.clip.id());
-            player.time_ms = 0.0;
+            if !player.seeked {
+                player.time_ms = 0.0;
+            }
             player.step = None;
         }
         let step = if std::mem::take(&mut player.seeked) || player.step.is_none() {

@@ -1,6 +1,6 @@
 //! Rigs: bone entities spawned from a skeleton asset.
 
-use bevy::asset::{AssetEvent, Assets, Handle};
+use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
 use bevy::transform::components::Transform;
@@ -13,7 +13,7 @@ use super::export::bone_target;
 /// one entity per bone with its `Name`, its rest `Transform` (in `axes`),
 /// a [`BoneRest`] and an `AnimationTargetId` for exported clips, parented
 /// as in the skeleton. The bones are spawned once the asset is loaded, and
-/// again when it is reloaded.
+/// again when it is reloaded or the component's skeleton or axes change.
 #[derive(Component, Debug, Clone, Default)]
 #[require(Transform)]
 pub struct SklRig {
@@ -40,13 +40,17 @@ pub struct RigBones(pub Vec<Entity>);
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 pub struct BoneRest(pub Transform);
 
+/// The skeleton and axes a rig's bones were spawned from.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct RigSource(AssetId<SklSkeleton>, Axes);
+
 /// Spawns the bones of loaded rigs, and respawns them when the skeleton
-/// file changes.
+/// file changes or the [`SklRig`] points at another skeleton or axes.
 pub fn spawn_rigs(
     mut commands: Commands,
     mut changes: MessageReader<AssetEvent<SklSkeleton>>,
     skeletons: Res<Assets<SklSkeleton>>,
-    rigs: Query<(Entity, &SklRig, Option<&RigBones>)>,
+    rigs: Query<(Entity, &SklRig, Option<&RigBones>, Option<&RigSource>)>,
 ) {
     let changed: Vec<_> = changes
         .read()
@@ -55,8 +59,9 @@ pub fn spawn_rigs(
             _ => None,
         })
         .collect();
-    for (entity, rig, bones) in &rigs {
-        let stale = changed.contains(&rig.skeleton.id());
+    for (entity, rig, bones, source) in &rigs {
+        let wanted = RigSource(rig.skeleton.id(), rig.axes);
+        let stale = changed.contains(&rig.skeleton.id()) || source != Some(&wanted);
         if bones.is_some() && !stale {
             continue;
         }
@@ -65,7 +70,7 @@ pub fn spawn_rigs(
             commands.entity(root).despawn();
         }
         let spawned = spawn_bones(&mut commands, entity, skeleton, rig.axes);
-        commands.entity(entity).insert(RigBones(spawned));
+        commands.entity(entity).insert((RigBones(spawned), wanted));
     }
 }
 

@@ -40,6 +40,8 @@ fn print_ani(path: &Path, a: &Animation, size: u64) {
         keys * a.version.key_size(),
         a.version.key_size()
     );
+    let memory = a.memory_size();
+    println!("  in memory   {memory} bytes ({:.1} times the file)", memory as f64 / size.max(1) as f64);
     if !a.trailing.is_empty() {
         println!("  trailing    {} bytes after the last track", a.trailing.len());
     }

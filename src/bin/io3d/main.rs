@@ -2,6 +2,7 @@
 
 mod check;
 mod convert;
+mod edit;
 mod info;
 mod load;
 mod pose;
@@ -9,10 +10,10 @@ mod pose;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgGroup, Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "io3d", version, about = "Inspect, check, convert and pose io3D (Lost Saga) animation files")]
+#[command(name = "io3d", version, about = "Inspect, check, convert, pose and edit io3D (Lost Saga) animation files")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -77,6 +78,103 @@ enum Command {
         #[arg(long = "loop")]
         looping: bool,
     },
+    /// Play clip B after clip A: one clip, in A's version.
+    Join {
+        /// The first clip.
+        a: PathBuf,
+        /// The clip that follows.
+        b: PathBuf,
+        /// Where to write the joined clip.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Keep the part of a clip between two times (keys at the cuts sampled).
+    Trim {
+        /// The animation.
+        input: PathBuf,
+        /// Start of the part kept, in ms.
+        #[arg(long)]
+        from_ms: i32,
+        /// End of the part kept, in ms.
+        #[arg(long)]
+        to_ms: i32,
+        /// Where to write it.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Put keys every N ms on every track, each holding the pose there.
+    Resample {
+        /// The animation.
+        input: PathBuf,
+        /// The key step in ms.
+        #[arg(long)]
+        step_ms: i32,
+        /// Where to write it.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Swap left and right: L/R tracks trade places and the motion is
+    /// reflected across the character's side-to-side plane.
+    Mirror {
+        /// The animation.
+        input: PathBuf,
+        /// The skeleton it plays on (default: one guessed from the tracks).
+        #[arg(long)]
+        skeleton: Option<PathBuf>,
+        /// Where to write it.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Rename tracks through a bone map (unmapped tracks are dropped and
+    /// listed); with --from and --to skeletons also correct rotations for
+    /// the rest poses and scale root travel. `--suggest` prints a map.
+    Retarget {
+        /// The animation.
+        input: Option<PathBuf>,
+        /// `source = target` lines, or a JSON object.
+        #[arg(long)]
+        map: Option<PathBuf>,
+        /// The skeleton the animation was made for.
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// The skeleton to play it on.
+        #[arg(long)]
+        to: Option<PathBuf>,
+        /// Print a map from --from's bones to --to's by their names.
+        #[arg(long)]
+        suggest: bool,
+        /// Where to write it.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// List, add, remove or retime events. Edits write the file in place
+    /// (atomically) unless --output is given.
+    #[command(group(ArgGroup::new("action").required(true).args(["list", "add", "remove", "retime"])))]
+    Events {
+        /// The animation.
+        file: PathBuf,
+        /// Print the events with their indices.
+        #[arg(long)]
+        list: bool,
+        /// Add an event of this type at --at-ms (with --sub-info).
+        #[arg(long, value_name = "TYPE", requires = "at_ms")]
+        add: Option<String>,
+        /// The new event's sub info (a sound path, ...).
+        #[arg(long, default_value = "")]
+        sub_info: String,
+        /// Remove the event with this index.
+        #[arg(long, value_name = "INDEX")]
+        remove: Option<usize>,
+        /// Move the event with this index to --at-ms.
+        #[arg(long, value_name = "INDEX", requires = "at_ms")]
+        retime: Option<usize>,
+        /// The time for --add or --retime, in ms.
+        #[arg(long, allow_negative_numbers = true)]
+        at_ms: Option<f32>,
+        /// Where to write the result (default: the file itself).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -88,6 +186,29 @@ fn main() -> ExitCode {
         Command::Check { paths, skeleton, json } => check::run(&paths, skeleton.as_deref(), json),
         Command::Convert { input, output, version } => convert::convert(&input, &output, version.as_deref()),
         Command::Pose { animation, skeleton, at_ms, looping } => pose::run(&animation, &skeleton, at_ms, looping),
+        Command::Join { a, b, output } => edit::join(&a, &b, &output),
+        Command::Trim { input, from_ms, to_ms, output } => edit::trim(&input, from_ms, to_ms, &output),
+        Command::Resample { input, step_ms, output } => edit::resample(&input, step_ms, &output),
+        Command::Mirror { input, skeleton, output } => edit::mirror(&input, skeleton.as_deref(), &output),
+        Command::Retarget { input, map, from, to, suggest, output } => edit::retarget(edit::Retarget {
+            input: input.as_deref(),
+            map: map.as_deref(),
+            output: output.as_deref(),
+            from: from.as_deref(),
+            to: to.as_deref(),
+            suggest,
+        }),
+        Command::Events { file, list, add, sub_info, remove, retime, at_ms, output } => {
+            let at = at_ms.unwrap_or(0.0);
+            let action = match (list, add, remove, retime) {
+                (true, ..) => edit::EventsAction::List,
+                (_, Some(kind), ..) => edit::EventsAction::Add { kind, sub_info, time_ms: at },
+                (_, _, Some(index), _) => edit::EventsAction::Remove(index),
+                (_, _, _, Some(index)) => edit::EventsAction::Retime(index, at),
+                _ => unreachable!("clap requires one action"),
+            };
+            edit::events(&file, action, output.as_deref())
+        }
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,309 @@
+//! Retargeting: renaming tracks through a bone map, suggesting a map by
+//! normalised names, and with both skeletons, correcting rotations for the
+//! difference in rest pose and scaling root travel by the hip heights.
+
+use std::collections::HashMap;
+
+use thiserror::Error;
+
+use crate::format::{Animation, FileString, Key, Track};
+
+use super::rig::Rig;
+use super::sample::BonePose;
+
+/// Source bone name to target bone name, in the order given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoneMap(pub Vec<(String, String)>);
+
+/// A line of a bone map that is not `source = target`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: expected 'source bone = target bone', found '{text}'")]
+pub struct BoneMapError {
+    /// Line number, from 1.
+    pub line: usize,
+    /// The line.
+    pub text: String,
+}
+
+impl BoneMap {
+    /// Parses `source = target` lines; blank lines and lines starting with
+    /// `#` or `;` are skipped. Names are trimmed and may hold spaces.
+    pub fn parse(text: &str) -> Result<Self, BoneMapError> {
+        let mut pairs = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+                continue;
+            }
+            match line.split_once('=').map(|(a, b)| (a.trim(), b.trim())) {
+                Some((source, target)) if !source.is_empty() && !target.is_empty() => {
+                    pairs.push((source.to_owned(), target.to_owned()))
+                }
+                _ => return Err(BoneMapError { line: i + 1, text: line.to_owned() }),
+            }
+        }
+        Ok(Self(pairs))
+    }
+
+    /// The map as `source = target` lines, which [`BoneMap::parse`] reads.
+    pub fn to_text(&self) -> String {
+        self.0.iter().map(|(s, t)| format!("{s} = {t}\n")).collect()
+    }
+
+    /// The target for a source name.
+    pub fn target(&self, source: &str) -> Option<&str> {
+        self.0.iter().find(|(s, _)| s == source).map(|(_, t)| t.as_str())
+    }
+}
+
+/// The common name of a bone across rigs: side and body part, with rig
+/// prefixes (`Bip01`, `Bip001`, `mixamorig:`), separators and case removed
+/// and other rigs' words for a part turned into the Biped's.
+pub fn normalise(name: &str) -> String {
+    let lower = name.to_ascii_lowercase().replace(['-', '_', '.', ':'], " ");
+    let mut words: Vec<&str> = lower.split_whitespace().collect();
+    if words.first().is_some_and(|w| w.starts_with("bip0") || *w == "mixamorig") && words.len() > 1 {
+        words.remove(0);
+    }
+    let mut joined = words.join("");
+    let mut side = "";
+    for (prefix, s) in [("left", "l"), ("right", "r")] {
+        if let Some(rest) = joined.strip_prefix(prefix) {
+            side = s;
+            joined = rest.to_owned();
+        }
+    }
+    if side.is_empty() && words.len() > 1 && matches!(words[0], "l" | "r") {
+        side = if words[0] == "l" { "l" } else { "r" };
+        joined = words[1..].join("");
+    }
+    let part = match joined.as_str() {
+        "hips" => "pelvis",
+        "upleg" | "upperleg" => "thigh",
+        "leg" | "lowerleg" | "shin" => "calf",
+        "toebase" | "toe" => "toe0",
+        "shoulder" => "clavicle",
+        "arm" => "upperarm",
+        "lowerarm" => "forearm",
+        other => other,
+    };
+    format!("{side}{part}")
+}
+
+/// A map from source to target bones whose names normalise alike, in the
+/// source's order; each target is used once.
+pub fn suggest_map(source: &[String], target: &[String]) -> BoneMap {
+    let mut by_key: HashMap<String, &String> = HashMap::new();
+    for name in target.iter().rev() {
+        by_key.insert(normalise(name), name);
+    }
+    let mut used = Vec::new();
+    let mut pairs = Vec::new();
+    for name in source {
+        if let Some(found) = by_key.get(&normalise(name)).filter(|t| !used.contains(*t)) {
+            used.push(*found);
+            pairs.push((name.clone(), (*found).clone()));
+        }
+    }
+    BoneMap(pairs)
+}
+
+/// The clip with its tracks renamed through `map`; tracks with no mapping
+/// are dropped and their names returned. Keys are untouched (words kept).
+pub fn rename(animation: &Animation, map: &BoneMap) -> (Animation, Vec<String>) {
+    let mut dropped = Vec::new();
+    let tracks = animation
+        .tracks
+        .iter()
+        .filter_map(|track| match map.target(&track.bone.to_text()) {
+            Some(target) => Some(Track { bone: FileString::from(target), ..track.clone() }),
+            None => {
+                dropped.push(track.bone.to_text());
+                None
+            }
+        })
+        .collect();
+    (Animation { tracks, ..animation.clone() }, dropped)
+}
+
+/// Retargets with both skeletons: each mapped target bone turns in model
+/// space as its source bone turns away from the source's rest pose; bones
+/// keep the target's lengths (rest positions); the root's travel is scaled
+/// by the ratio of root heights at rest. Keys are at the source track's
+/// times. Returns the clip (in `animation`'s version, tracks of mapped
+/// bones in the target's order) and the source tracks dropped.
+pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig) -> (Animation, Vec<String>) {
+    let source_rest = source.to_world(&source.rest);
+    let target_rest = target.to_world(&target.rest);
+    // Target bone -> source bone, both in their rigs.
+    let from: Vec<Option<usize>> = (0..target.len())
+        .map(|t| {
+            let name = String::from_utf8_lossy(&target.names[t]).into_owned();
+            map.0.iter().find(|(_, tn)| *tn == name).and_then(|(sn, _)| source.bone(sn.as_bytes()))
+        })
+        .collect();
+    let height = |rig: &Rig, rest: &[BonePose]| rig.order.first().map_or(1.0, |&root| rest[root].position.y);
+    let scale = match height(source, &source_rest) {
+        h if h.abs() > f32::EPSILON => height(target, &target_rest) / h,
+        _ => 1.0,
+    };
+    let mut tracks = Vec::new();
+    for &bone in &target.order {
+        let Some(src) = from[bone] else { continue };
+        let Some(track) = animation.track(&source.names[src]) else { continue };
+        let keys = track
+            .keys
+            .iter()
+            .map(|key| {
+                let world = source.world_pose(animation, key.time_ms as f32);
+                let pose = target_local(target, &target_rest, &source_rest, &from, &world, bone, scale);
+                Key::new(key.time_ms, pose.position, pose.rotation)
+            })
+            .collect();
+        tracks.push(Track { bone: FileString::from(target.names[bone].clone()), weight: track.weight, keys });
+    }
+    let dropped = animation.tracks.iter().map(|t| t.bone.to_text()).filter(|name| map.target(name).is_none()).collect();
+    (Animation { tracks, ..animation.clone() }, dropped)
+}
+
+/// Target model-space rotation of `bone`: its source's turn from rest
+/// applied to its own rest; an unmapped bone follows its parent at rest.
+fn target_world_rotation(
+    target: &Rig,
+    rest: &[BonePose],
+    source_rest: &[BonePose],
+    from: &[Option<usize>],
+    world: &[BonePose],
+    bone: usize,
+) -> glam::Quat {
+    match (from[bone], target.parents[bone]) {
+        (Some(src), _) => world[src].rotation * source_rest[src].rotation.inverse() * rest[bone].rotation,
+        (None, Some(parent)) => {
+            target_world_rotation(target, rest, source_rest, from, world, parent) * target.rest[bone].rotation
+        }
+        (None, None) => rest[bone].rotation,
+    }
+}
+
+fn target_local(
+    target: &Rig,
+    rest: &[BonePose],
+    source_rest: &[BonePose],
+    from: &[Option<usize>],
+    world: &[BonePose],
+    bone: usize,
+    scale: f32,
+) -> BonePose {
+    let rotation = target_world_rotation(target, rest, source_rest, from, world, bone);
+    match target.parents[bone] {
+        Some(parent) => {
+            let parent_rotation = target_world_rotation(target, rest, source_rest, from, world, parent);
+            BonePose { position: target.rest[bone].position, rotation: parent_rotation.inverse() * rotation }
+        }
+        None => {
+            let src = from[bone].expect("only mapped bones get tracks");
+            BonePose { position: world[src].position * scale, rotation }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Quat, Vec3};
+
+    use super::*;
+    use crate::anim::biped;
+    use crate::format::Skeleton;
+
+    fn walk() -> Animation {
+        let bytes = std::fs::read(format!("{}/assets/biped_walk_4002.ani", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        Animation::from_bytes(&bytes).unwrap()
+    }
+
+    fn names(skeleton: &Skeleton) -> Vec<String> {
+        skeleton.bones.iter().map(|b| b.name.to_text()).collect()
+    }
+
+    #[test]
+    fn maps_parse_and_print() {
+        let map = BoneMap::parse("# Biped to Mixamo\nBip01 L Thigh = LeftUpLeg\n\n; more\nBip01 Head=Head\n").unwrap();
+        assert_eq!(map.target("Bip01 Head"), Some("Head"));
+        assert_eq!(BoneMap::parse(&map.to_text()).unwrap(), map);
+        assert_eq!(BoneMap::parse("a = b\nno equals sign").unwrap_err().line, 2);
+    }
+
+    #[test]
+    fn names_normalise_across_rigs() {
+        for (a, b) in [
+            ("Bip01 L UpperArm", "Bip001 L UpperArm"),
+            ("Bip01 L UpperArm", "Bip01-L-UpperArm"),
+            ("Bip01 L UpperArm", "LeftArm"),
+            ("Bip01 R Thigh", "mixamorig:RightUpLeg"),
+            ("Bip01 L Calf", "LeftLeg"),
+            ("Bip01 Pelvis", "Hips"),
+            ("Bip01 R Clavicle", "RightShoulder"),
+        ] {
+            assert_eq!(normalise(a), normalise(b), "{a} / {b}");
+        }
+        assert_ne!(normalise("Bip01 L Hand"), normalise("Bip01 R Hand"));
+        let biped = names(&biped::skeleton());
+        let other: Vec<String> =
+            ["Hips", "LeftUpLeg", "RightUpLeg", "Spine", "Head", "LeftArm", "Tail"].map(String::from).to_vec();
+        let map = suggest_map(&biped, &other);
+        assert_eq!(map.target("Bip01 Pelvis"), Some("Hips"));
+        assert_eq!(map.target("Bip01 L Thigh"), Some("LeftUpLeg"));
+        assert_eq!(map.target("Bip01 L UpperArm"), Some("LeftArm"));
+        assert_eq!(map.0.len(), 6);
+    }
+
+    #[test]
+    fn renaming_drops_unmapped_tracks_and_keeps_words() {
+        let walk = walk();
+        let map = BoneMap(vec![("Bip01".into(), "root".into()), ("Bip01 Head".into(), "head".into())]);
+        let (renamed, dropped) = rename(&walk, &map);
+        assert_eq!(renamed.tracks.len(), 2);
+        assert_eq!(dropped.len(), walk.tracks.len() - 2);
+        assert_eq!(renamed.track(b"head").unwrap().keys, walk.track(b"Bip01 Head").unwrap().keys);
+    }
+
+    #[test]
+    fn retargeting_to_the_same_rig_changes_nothing_and_scales_the_root() {
+        let skeleton = biped::skeleton();
+        let rig = Rig::new(&skeleton).unwrap();
+        let walk = walk();
+        let identity = suggest_map(&names(&skeleton), &names(&skeleton));
+        let (same, dropped) = retarget(&walk, &identity, &rig, &rig);
+        assert!(dropped.is_empty());
+        for t in [0.0, 333.0, 750.0] {
+            let (a, b) = (rig.world_pose(&walk, t), rig.world_pose(&same, t));
+            // 4002 rotations are not exactly unit length; composing and
+            // inverting them again moves joints by hundredths of a unit.
+            for (x, y) in a.iter().zip(&b) {
+                assert!(x.position.abs_diff_eq(y.position, 5e-2), "{} vs {}", x.position, y.position);
+            }
+        }
+        // A target with its root twice as high, and every bone turned a
+        // quarter turn in its rest pose: the walk travels twice as far and
+        // the feet still land where the target's feet are.
+        let mut tall = skeleton.clone();
+        tall.bones[0].position *= Vec3::new(1.0, 2.0, 1.0);
+        for bone in &mut tall.bones[1..] {
+            bone.rotation *= Quat::from_rotation_x(0.5);
+        }
+        let tall_rig = Rig::new(&tall).unwrap();
+        let (moved, _) = retarget(&walk, &identity, &rig, &tall_rig);
+        let travel =
+            |a: &Animation, r: &Rig| r.world_pose(a, 1000.0)[0].position.z - r.world_pose(a, 0.0)[0].position.z;
+        assert!((travel(&moved, &tall_rig) - 2.0 * travel(&walk, &rig)).abs() < 1e-2);
+        let turn = |a: &Animation, r: &Rig, t: f32| {
+            let w = r.world_pose(a, t);
+            let rest = r.to_world(&r.rest);
+            let foot = r.bone(b"Bip01 L Foot").unwrap();
+            w[foot].rotation * rest[foot].rotation.inverse()
+        };
+        for t in [100.0, 600.0] {
+            let (a, b) = (turn(&moved, &tall_rig, t), turn(&walk, &rig, t));
+            assert!(a.normalize().dot(b.normalize()).abs() > 0.9999, "the foot turns alike at {t}: {a} vs {b}");
+        }
+    }
+}

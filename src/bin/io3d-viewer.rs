@@ -1,0 +1,55 @@
+//! `io3d-viewer [FILES...]`: preview io3D animations on a skeleton.
+//! With no files it opens the bundled Biped sample.
+
+use std::path::PathBuf;
+
+use bevy::app::AppExit;
+use bevy::math::UVec2;
+use bevy_io3d::viewer::{self, ViewerOptions};
+use clap::Parser;
+
+/// Preview io3D (Lost Saga) animations: .ani, .skl and model config .txt
+/// files. With no files, the bundled Biped sample opens.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Files to open: .ani, .skl, model config .txt.
+    files: Vec<PathBuf>,
+    /// Render one frame, save it to this PNG and exit (offscreen, no
+    /// window needed, unless --window).
+    #[arg(long, value_name = "PNG")]
+    screenshot: Option<PathBuf>,
+    /// Start paused at this time, in ms.
+    #[arg(long, value_name = "MS")]
+    at_ms: Option<f64>,
+    /// Window or picture size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    size: UVec2,
+    /// With --screenshot: take it from a real window, panels included.
+    #[arg(long, requires = "screenshot")]
+    window: bool,
+    /// Show bone names from the start.
+    #[arg(long)]
+    names: bool,
+}
+
+fn parse_size(text: &str) -> Result<UVec2, String> {
+    let (w, h) = text.split_once(['x', 'X']).ok_or("expected WIDTHxHEIGHT, such as 1280x720")?;
+    let number = |s: &str| s.trim().parse::<u32>().ok().filter(|n| (16..=8192).contains(n));
+    match (number(w), number(h)) {
+        (Some(w), Some(h)) => Ok(UVec2::new(w, h)),
+        _ => Err(format!("'{text}': each side must be a number from 16 to 8192")),
+    }
+}
+
+fn main() -> AppExit {
+    let args = Args::parse();
+    viewer::run(ViewerOptions {
+        files: args.files,
+        at_ms: args.at_ms,
+        screenshot: args.screenshot,
+        window: args.window,
+        size: args.size,
+        names: args.names,
+    })
+}

@@ -1,0 +1,172 @@
+//! The desktop viewer behind `io3d-viewer`: open `.ani`, `.skl` and model
+//! configs, play them on a skeleton (given or guessed), scrub a millisecond
+//! timeline, inspect bones, findings and root motion, and take pictures.
+//!
+//! The viewer is a thin shell over the library and the plugin: files are
+//! read with [`crate::format`], checked with [`crate::check`], and played
+//! by the plugin's [`crate::plugin::AniPlayer`] on a
+//! [`crate::plugin::SklRig`], so what it shows is what a game embedding the
+//! plugin shows, and what `io3d pose` prints.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`workspace`] | open files, their facts and findings, reloading, drag and drop |
+//! | [`stage`] | cameras, the rig, gizmos: grid, bones, root path |
+//! | [`camera`] | orbit, pan, zoom, framing |
+//! | [`ui`] | the egui panels: files, bones, timeline, root motion, overlay |
+//! | [`capture`] | the screenshot button and `--screenshot` captures |
+//! | [`editing`] | undoable edits, saving |
+
+pub mod camera;
+pub mod capture;
+pub mod editing;
+pub mod stage;
+pub mod ui;
+pub mod view;
+pub mod workspace;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bevy::DefaultPlugins;
+use bevy::app::{App, AppExit, PluginGroup, PostUpdate, ScheduleRunnerPlugin, Startup, Update};
+use bevy::asset::Assets;
+use bevy::camera::RenderTarget;
+use bevy::ecs::prelude::*;
+use bevy::image::Image;
+use bevy::math::UVec2;
+use bevy::render::render_resource::TextureFormat;
+use bevy::transform::TransformSystems;
+use bevy::window::{ExitCondition, Window, WindowPlugin};
+use bevy::winit::WinitPlugin;
+use bevy_egui::{EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass};
+
+use crate::plugin::Io3dPlugin;
+use capture::{Capture, CaptureState, CaptureTarget};
+use workspace::{ReloadTimer, Stores, Workspace};
+
+/// What the viewer opens and whether it only takes a picture.
+#[derive(Debug, Clone, Default)]
+pub struct ViewerOptions {
+    /// Files to open; none opens the bundled sample.
+    pub files: Vec<PathBuf>,
+    /// Start paused at this time, in ms.
+    pub at_ms: Option<f64>,
+    /// Take one picture, write it here and exit.
+    pub screenshot: Option<PathBuf>,
+    /// Take the picture from a real window (with `screenshot`) instead of
+    /// rendering offscreen.
+    pub window: bool,
+    /// Window or picture size in pixels.
+    pub size: UVec2,
+    /// Show bone names from the start.
+    pub names: bool,
+}
+
+/// Runs the viewer until its window closes or its capture is written.
+pub fn run(options: ViewerOptions) -> AppExit {
+    app(options).run()
+}
+
+/// The viewer's app, ready to run.
+pub fn app(options: ViewerOptions) -> App {
+    let mut app = App::new();
+    let offscreen = options.screenshot.is_some() && !options.window;
+    let window = Window { title: "io3d viewer".into(), resolution: options.size.into(), ..Window::default() };
+    if offscreen {
+        // No window and no display: render into an image.
+        let plugins = DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: None,
+                exit_condition: ExitCondition::DontExit,
+                ..WindowPlugin::default()
+            })
+            .disable::<WinitPlugin>();
+        app.add_plugins((plugins, ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(1.0 / 60.0))));
+    } else {
+        // Closing asks first when there are unsaved edits.
+        let windows =
+            WindowPlugin { primary_window: Some(window), close_when_requested: false, ..WindowPlugin::default() };
+        app.add_plugins(DefaultPlugins.set(windows)).add_systems(Update, ui::menu::on_close_requested);
+    }
+    app.add_plugins((EguiPlugin::default(), Io3dPlugin))
+        // egui draws through its own camera above the 3D one.
+        .insert_resource(EguiGlobalSettings { auto_create_primary_context: false, ..EguiGlobalSettings::default() })
+        .init_resource::<Workspace>()
+        .insert_resource(view::ViewState { show_names: options.names, ..view::ViewState::default() })
+        .init_resource::<ui::FreeSpace>()
+        .init_resource::<ReloadTimer>()
+        .add_systems(Startup, setup(options.clone(), offscreen))
+        .add_systems(
+            Update,
+            (
+                workspace::reload_files,
+                workspace::open_dropped,
+                stage::follow_workspace,
+                camera::orbit_with_mouse,
+                camera::apply_orbit,
+                stage::fit_viewport,
+            )
+                .chain(),
+        )
+        .add_systems(PostUpdate, stage::draw_stage.after(TransformSystems::Propagate))
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                ui::begin_layout,
+                ui::menu::menu_bar,
+                ui::timeline::timeline_panel,
+                ui::files::files_panel,
+                ui::bones::bones_panel,
+                ui::stage_overlay::stage_overlay,
+            )
+                .chain(),
+        );
+    if let Some(at_ms) = options.at_ms {
+        app.add_systems(PostUpdate, capture::hold_at(at_ms).before(crate::plugin::Io3dSystems::Advance));
+    }
+    if options.screenshot.is_some() {
+        capture::add_pipeline_watch(&mut app);
+        app.add_systems(Update, capture::run_capture.run_if(resource_exists::<Capture>));
+    } else {
+        app.add_systems(Update, capture::screenshot_button);
+    }
+    app
+}
+
+/// Opens the files (or the bundled sample) and sets up the stage and, for
+/// a capture, its target.
+fn setup(
+    options: ViewerOptions,
+    offscreen: bool,
+) -> impl FnMut(Commands, ResMut<Workspace>, Stores, ResMut<Assets<Image>>) {
+    move |mut commands, mut workspace, mut stores, mut images| {
+        if options.files.is_empty() {
+            workspace.open_bundled(&mut stores);
+        } else {
+            workspace.open(&options.files, &mut stores);
+            for problem in &workspace.problems {
+                bevy::log::error!("{problem}");
+            }
+        }
+        let (target, capture_target) = if offscreen {
+            let image = images.add(Image::new_target_texture(
+                options.size.x,
+                options.size.y,
+                TextureFormat::Rgba8UnormSrgb,
+                None,
+            ));
+            (RenderTarget::Image(image.clone().into()), CaptureTarget::Image(image))
+        } else {
+            (RenderTarget::default(), CaptureTarget::Window)
+        };
+        stage::spawn_stage(&mut commands, target, &workspace);
+        if let Some(path) = &options.screenshot {
+            commands.insert_resource(Capture {
+                path: path.clone(),
+                target: capture_target,
+                state: CaptureState::Waiting(0),
+            });
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! The 3D stage: the camera, the rig playing the current animation, and
+//! what is drawn with gizmos (ground grid, bones, the root's path).
+
+use std::f32::consts::FRAC_PI_2;
+
+use bevy::asset::Assets;
+use bevy::asset::Handle;
+use bevy::camera::visibility::RenderLayers;
+use bevy::camera::{
+    Camera, Camera2d, Camera3d, CameraOutputMode, ClearColorConfig, PerspectiveProjection, Projection, RenderTarget,
+};
+use bevy::color::{Color, Srgba};
+use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::ecs::prelude::*;
+use bevy::gizmos::gizmos::Gizmos;
+use bevy::math::{Isometry3d, Quat, UVec2, Vec2, Vec3};
+use bevy::render::render_resource::BlendState;
+use bevy::transform::components::{GlobalTransform, Transform};
+use bevy_egui::PrimaryEguiContext;
+
+use super::camera::{Orbit, viewport};
+use super::view::ViewState;
+use super::workspace::Workspace;
+use crate::plugin::{AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
+
+/// The entity that plays the current animation on the current skeleton.
+#[derive(Component, Debug)]
+pub struct ViewedRig;
+
+/// A second rig beside the first, playing another open animation in step
+/// with it, for comparing an edit with its source.
+#[derive(Component, Debug)]
+pub struct ComparedRig;
+
+/// How far beside the viewed rig the compared one stands.
+const COMPARE_OFFSET: Vec3 = Vec3::new(120.0, 0.0, 0.0);
+
+/// The 3D camera.
+#[derive(Component, Debug)]
+pub struct StageCamera;
+
+const BONE: Srgba = Srgba::rgb(0.85, 0.88, 0.95);
+const SELECTED: Srgba = Srgba::rgb(1.0, 0.8, 0.1);
+const PATH: Srgba = Srgba::rgb(0.2, 0.8, 1.0);
+const COMPARED: Srgba = Srgba::rgb(1.0, 0.55, 0.3);
+const GRID: Srgba = Srgba::new(0.5, 0.5, 0.55, 0.35);
+
+/// Spawns the cameras (3D below, egui on top, both on `target`) and the
+/// rig.
+pub fn spawn_stage(commands: &mut Commands, target: RenderTarget, workspace: &Workspace) {
+    let orbit = Orbit::default();
+    commands.spawn((
+        StageCamera,
+        Camera3d::default(),
+        Camera { clear_color: ClearColorConfig::Custom(Color::srgb(0.11, 0.12, 0.14)), ..Camera::default() },
+        target.clone(),
+        Projection::Perspective(PerspectiveProjection { near: 1.0, far: 50_000.0, ..PerspectiveProjection::default() }),
+        // Lines only: no tone mapping, so no lookup tables to build in.
+        Tonemapping::None,
+        orbit.transform(),
+        orbit,
+    ));
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..Camera::default()
+        },
+        target,
+    ));
+    let clip = workspace.current().map(|open| open.handle.clone()).unwrap_or_default();
+    commands.spawn((ViewedRig, SklRig::new(workspace.rig_skeleton.clone()), AniPlayer::new(clip))).observe(log_event);
+    let beside = Transform::from_translation(COMPARE_OFFSET);
+    commands.spawn((
+        ComparedRig,
+        SklRig::new(workspace.rig_skeleton.clone()),
+        AniPlayer::new(Handle::default()),
+        beside,
+    ));
+}
+
+fn log_event(event: On<AniEventFired>, mut view: ResMut<ViewState>) {
+    let line = format!("{:>8.1} ms  {}  {}", event.time_ms, event.kind, event.sub_info);
+    view.log(line);
+}
+
+/// Points the rigs at the current (and compared) animation and the
+/// skeleton when they change; the compared rig follows the viewed one's
+/// time.
+pub fn follow_workspace(
+    workspace: Res<Workspace>,
+    mut view: ResMut<ViewState>,
+    mut rigs: Query<(&mut SklRig, &mut AniPlayer, Has<ViewedRig>), Or<(With<ViewedRig>, With<ComparedRig>)>>,
+) {
+    let time = rigs.iter().find(|(_, _, viewed)| *viewed).map(|(_, p, _)| p.time_ms());
+    for (mut rig, mut player, viewed) in &mut rigs {
+        if rig.skeleton != workspace.rig_skeleton {
+            rig.skeleton = workspace.rig_skeleton.clone();
+        }
+        let index = if viewed { Some(workspace.current) } else { view.compare };
+        let clip = index.and_then(|i| workspace.animations.get(i)).map(|open| open.handle.clone()).unwrap_or_default();
+        if player.clip != clip {
+            player.clip = clip;
+            view.frame_requested |= viewed;
+        }
+        if !viewed && let Some(time) = time {
+            player.paused = true;
+            player.seek(time);
+        }
+    }
+}
+
+/// Keeps the 3D camera's viewport on the part of the window the panels
+/// leave free.
+pub fn fit_viewport(
+    view: Res<ViewState>,
+    mut cameras: Query<&mut Camera, With<StageCamera>>,
+    scale: Query<&bevy::window::Window>,
+) {
+    let Some(rect) = view.stage_rect else { return };
+    let scale = scale.iter().next().map_or(1.0, |w| w.scale_factor());
+    for mut camera in &mut cameras {
+        let wanted = viewport(rect.min, rect.size(), scale);
+        let key = |v: &Option<bevy::camera::Viewport>| v.as_ref().map(|v| (v.physical_position, v.physical_size));
+        if key(&camera.viewport) != key(&wanted) {
+            camera.viewport = wanted;
+        }
+    }
+}
+
+/// Bone world positions of a rig, in skeleton order.
+pub fn bone_points(bones: &RigBones, transforms: &Query<&GlobalTransform>) -> Vec<Vec3> {
+    bones.0.iter().map(|&b| transforms.get(b).map_or(Vec3::NAN, |t| t.translation())).collect()
+}
+
+/// Joints as small spheres and links to their parents; the selected bone
+/// larger and in another colour.
+fn draw_bones(gizmos: &mut Gizmos, points: &[Vec3], parents: &[Option<usize>], selected: Option<usize>, color: Srgba) {
+    for (bone, &at) in points.iter().enumerate() {
+        let color = if Some(bone) == selected { SELECTED } else { color };
+        if let Some(parent) = parents[bone] {
+            gizmos.line(points[parent], at, color);
+        }
+        let radius = if Some(bone) == selected { 3.5 } else { 1.5 };
+        gizmos.sphere(Isometry3d::from_translation(at), radius, color).resolution(8);
+    }
+}
+
+/// Draws the grid, the bones, the selection and the root's path, and
+/// frames the rig when asked.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_stage(
+    mut gizmos: Gizmos,
+    workspace: Res<Workspace>,
+    mut view: ResMut<ViewState>,
+    skeletons: Res<Assets<SklSkeleton>>,
+    rigs: Query<&RigBones, With<ViewedRig>>,
+    compared: Query<&RigBones, With<ComparedRig>>,
+    transforms: Query<&GlobalTransform>,
+    mut cameras: Query<(&mut Orbit, &Projection), With<StageCamera>>,
+) {
+    let points = rigs.iter().next().map(|bones| bone_points(bones, &transforms)).unwrap_or_default();
+    let path: Vec<Vec3> = workspace
+        .current()
+        .and_then(|open| open.root_path.as_ref())
+        .map(|path| path.positions.iter().map(|&p| ground(Axes::EngineToBevy.position(p))).collect())
+        .unwrap_or_default();
+    let center = path.first().copied().unwrap_or(Vec3::ZERO);
+    let flat = Quat::from_rotation_x(FRAC_PI_2);
+    gizmos.grid(Isometry3d::new(Vec3::new(center.x, 0.0, center.z), flat), UVec2::splat(40), Vec2::splat(25.0), GRID);
+    let Some(skeleton) = skeletons.get(&workspace.rig_skeleton) else { return };
+    if points.len() != skeleton.rig.len() {
+        return;
+    }
+    let selected = view.selected.as_deref().and_then(|name| skeleton.rig.bone(name.as_bytes()));
+    draw_bones(&mut gizmos, &points, &skeleton.rig.parents, selected, BONE);
+    if view.compare.is_some()
+        && let Some(bones) = compared.iter().next()
+    {
+        let beside = bone_points(bones, &transforms);
+        if beside.len() == points.len() {
+            draw_bones(&mut gizmos, &beside, &skeleton.rig.parents, None, COMPARED);
+        }
+    }
+    if view.show_path && path.len() > 1 {
+        gizmos.linestrip(path.iter().copied(), PATH);
+        if let Some(root) = skeleton.rig.bone(super::workspace::ROOT_BONE.as_bytes()) {
+            gizmos.circle(Isometry3d::new(ground(points[root]), flat), 6.0, PATH);
+        }
+    }
+    if view.frame_requested {
+        for (mut orbit, projection) in &mut cameras {
+            let fov = match projection {
+                Projection::Perspective(p) => p.fov,
+                _ => 0.8,
+            };
+            if orbit.frame(points.iter().copied().chain(path.iter().copied()), fov) {
+                view.frame_requested = false;
+            }
+        }
+    }
+}
+
+/// A point dropped onto the ground, just above it so that it shows over
+/// the grid.
+fn ground(p: Vec3) -> Vec3 {
+    Vec3::new(p.x, 0.3, p.z)
+}

@@ -1,0 +1,172 @@
+//! Editing in the panels: the events (add at the playhead, change type,
+//! sub info and time, remove) and the selected bone's keys (add the pose at
+//! the playhead as a key, delete, move, set position and rotation). Every
+//! change is one undoable edit.
+
+use bevy::math::{EulerRot, Quat, Vec3};
+use bevy_egui::egui;
+
+use crate::format::{Event, FileString};
+use crate::viewer::view::{EventDraft, ViewState};
+use crate::viewer::workspace::{Stores, Workspace};
+
+/// The events of the current animation, each editable.
+pub fn events_editor(
+    ui: &mut egui::Ui,
+    workspace: &mut Workspace,
+    stores: &mut Stores,
+    view: &mut ViewState,
+    time_ms: f64,
+) {
+    let Some(current) = workspace.current() else { return };
+    let events: Vec<Event> = current.file.value.events.clone();
+    let mut result = None;
+    egui::CollapsingHeader::new(format!("Events ({})", events.len())).show(ui, |ui| {
+        for (i, event) in events.iter().enumerate() {
+            let editing = view.event_draft.as_ref().is_some_and(|d| d.index == i);
+            let text = format!("{:>7.1} ms  {}  {}", event.time_ms, event.kind, event.sub_info);
+            if ui.selectable_label(editing, text).clicked() {
+                view.event_draft = (!editing).then(|| EventDraft {
+                    index: i,
+                    kind: event.kind.to_text(),
+                    sub_info: event.sub_info.to_text(),
+                    time_ms: event.time_ms,
+                });
+            }
+        }
+        if ui.button("Add an event at the playhead").clicked() {
+            let event =
+                Event { kind: "motion_sound".into(), sub_info: FileString::default(), time_ms: time_ms.round() as f32 };
+            result = Some(workspace.edit_current(stores, |a| {
+                let index = a.add_event(event);
+                view.event_draft = Some(EventDraft {
+                    index,
+                    kind: "motion_sound".into(),
+                    sub_info: String::new(),
+                    time_ms: time_ms.round() as f32,
+                });
+                Ok::<_, String>(())
+            }));
+        }
+        if let Some(draft) = &mut view.event_draft
+            && let Some(applied) = event_fields(ui, draft, workspace, stores)
+        {
+            result = Some(applied);
+        }
+    });
+    if let Some(Err(error)) = result {
+        view.status = Some(error);
+    }
+    if view
+        .event_draft
+        .as_ref()
+        .is_some_and(|d| workspace.current().is_none_or(|c| d.index >= c.file.value.events.len()))
+    {
+        view.event_draft = None;
+    }
+}
+
+fn event_fields(
+    ui: &mut egui::Ui,
+    draft: &mut EventDraft,
+    workspace: &mut Workspace,
+    stores: &mut Stores,
+) -> Option<Result<(), String>> {
+    ui.separator();
+    egui::Grid::new("event fields").num_columns(2).show(ui, |ui| {
+        ui.label("type");
+        ui.text_edit_singleline(&mut draft.kind);
+        ui.end_row();
+        ui.label("sub info");
+        ui.text_edit_singleline(&mut draft.sub_info);
+        ui.end_row();
+        ui.label("time");
+        ui.add(egui::DragValue::new(&mut draft.time_ms).suffix(" ms"));
+        ui.end_row();
+    });
+    let draft = draft.clone();
+    let mut result = None;
+    ui.horizontal(|ui| {
+        if ui.button("Apply").clicked() {
+            result = Some(workspace.edit_current(stores, |a| {
+                let event = a.event_mut(draft.index)?;
+                event.kind = FileString::encode_text(&draft.kind);
+                event.sub_info = FileString::encode_text(&draft.sub_info);
+                event.time_ms = draft.time_ms;
+                Ok::<_, crate::anim::EditError>(())
+            }));
+        }
+        if ui.button("Remove").clicked() {
+            result = Some(workspace.edit_current(stores, |a| a.remove_event(draft.index).map(drop)));
+        }
+    });
+    result
+}
+
+/// The selected bone's key at the playhead: add, delete, move, set.
+pub fn key_editor(
+    ui: &mut egui::Ui,
+    workspace: &mut Workspace,
+    stores: &mut Stores,
+    view: &mut ViewState,
+    bone: &str,
+    time_ms: f64,
+) {
+    let Some(current) = workspace.current() else { return };
+    let Some(track) = current.file.value.tracks.iter().position(|t| t.bone.c_str() == bone.as_bytes()) else { return };
+    let now = time_ms.round() as i32;
+    let keys = &current.file.value.tracks[track].keys;
+    let at = keys.iter().rposition(|k| k.time_ms == now);
+    ui.separator();
+    ui.label(format!("Key at {now} ms:"));
+    let mut result = None;
+    match at {
+        None => {
+            if ui.button("Add the pose here as a key").clicked() {
+                result = Some(workspace.edit_current(stores, |a| a.insert_sampled_key(track, now).map(drop)));
+            }
+        }
+        Some(key) => {
+            let stored = keys[key];
+            let mut time = stored.time_ms;
+            let mut position = stored.position.to_array();
+            let (x, y, z) = stored.rotation.to_euler(EulerRot::XYZ);
+            let mut euler = [x, y, z].map(f32::to_degrees);
+            let mut changed = false;
+            egui::Grid::new("key fields").num_columns(4).show(ui, |ui| {
+                ui.label("time");
+                changed |= ui.add(egui::DragValue::new(&mut time).suffix(" ms")).changed();
+                ui.end_row();
+                ui.label("position");
+                for v in &mut position {
+                    changed |= ui.add(egui::DragValue::new(v).speed(0.1)).changed();
+                }
+                ui.end_row();
+                ui.label("euler XYZ°");
+                for v in &mut euler {
+                    changed |= ui.add(egui::DragValue::new(v).speed(0.5)).changed();
+                }
+                ui.end_row();
+            });
+            if changed {
+                let rotation = Quat::from_euler(
+                    EulerRot::XYZ,
+                    euler[0].to_radians(),
+                    euler[1].to_radians(),
+                    euler[2].to_radians(),
+                );
+                let rotation_changed = [x, y, z].map(f32::to_degrees) != euler;
+                result = Some(workspace.edit_current(stores, |a| {
+                    a.set_key(track, key, Some(Vec3::from_array(position)), rotation_changed.then_some(rotation))?;
+                    a.move_key(track, key, time).map(drop)
+                }));
+            }
+            if ui.button("Delete this key").clicked() {
+                result = Some(workspace.edit_current(stores, |a| a.delete_key(track, key).map(drop)));
+            }
+        }
+    }
+    if let Some(Err(error)) = result {
+        view.status = Some(error);
+    }
+}

@@ -1,0 +1,184 @@
+//! The left panel: open animations (click to switch) with their facts, the
+//! skeleton, the findings of `io3d check`, the root motion, and the file
+//! browser.
+
+use std::path::PathBuf;
+
+use bevy::ecs::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use egui_file::FileDialog;
+
+use super::{FreeSpace, edit, in_free_space, motion};
+use crate::check::Severity;
+use crate::plugin::{AniBinding, AniPlayer};
+use crate::viewer::stage::ViewedRig;
+use crate::viewer::view::ViewState;
+use crate::viewer::workspace::{OpenAnimation, Stores, Workspace};
+
+/// The file browser, while open. It is drawn with egui, so it needs no
+/// desktop services.
+#[derive(Default)]
+pub struct OpenDialog(Option<FileDialog>);
+
+/// Draws the left panel.
+pub fn files_panel(
+    mut contexts: EguiContexts,
+    mut free: ResMut<FreeSpace>,
+    mut workspace: ResMut<Workspace>,
+    mut stores: Stores,
+    mut dialog: Local<OpenDialog>,
+    mut view: ResMut<ViewState>,
+    players: Query<(&AniPlayer, &AniBinding), With<ViewedRig>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let player = players.iter().next();
+    let mut open: Vec<PathBuf> = Vec::new();
+    let mut switch_to = None;
+    in_free_space(&ctx, &mut free, "files", |ui| {
+        egui::Panel::left("files").default_size(300.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.heading("Animations");
+                    if ui.button("Open…").on_hover_text("Open .ani, .skl or a model config .txt").clicked() {
+                        let mut browser = FileDialog::open_file().title("Open a file");
+                        browser.open();
+                        dialog.0 = Some(browser);
+                    }
+                });
+                switch_to = animation_list(ui, &workspace);
+                ui.separator();
+                if let Some(current) = workspace.current() {
+                    facts(ui, current);
+                }
+                skeleton_facts(ui, &workspace);
+                if let (Some(current), Some((player, binding))) = (workspace.current(), player) {
+                    findings(ui, current, binding);
+                    motion::root_motion(ui, current, player.time_ms());
+                    edit::events_editor(ui, &mut workspace, &mut stores, &mut view, player.time_ms());
+                }
+                for problem in &workspace.problems {
+                    ui.colored_label(egui::Color32::LIGHT_RED, problem);
+                }
+            });
+        });
+    });
+    if let Some(browser) = &mut dialog.0
+        && browser.show(&ctx).selected()
+    {
+        open.extend(browser.path().map(|p| p.to_owned()));
+        dialog.0 = None;
+    }
+    if let Some(index) = switch_to {
+        workspace.current = index;
+        workspace.refresh(&mut stores);
+    }
+    if !open.is_empty() {
+        workspace.open(&open, &mut stores);
+    }
+    Ok(())
+}
+
+/// The list of open animations; returns the one clicked.
+fn animation_list(ui: &mut egui::Ui, workspace: &Workspace) -> Option<usize> {
+    let mut clicked = None;
+    for (i, open) in workspace.animations.iter().enumerate() {
+        let mut label = open.file.origin.name();
+        if open.dirty {
+            label.push_str(" *");
+        }
+        if open.file.error.is_some() {
+            label.push_str(" ⚠");
+        }
+        let response = ui.selectable_label(i == workspace.current, label);
+        let response = match open.file.origin.path() {
+            Some(path) => response.on_hover_text(path.display().to_string()),
+            None => response,
+        };
+        if response.clicked() {
+            clicked = Some(i);
+        }
+    }
+    clicked
+}
+
+fn facts(ui: &mut egui::Ui, open: &OpenAnimation) {
+    let animation = &open.file.value;
+    egui::Grid::new("facts").num_columns(2).show(ui, |ui| {
+        let rows = [
+            ("version", format!("{} ({})", animation.version.number(), animation.version.precision())),
+            ("total", format!("{} ms", animation.total_ms)),
+            ("tracks", animation.tracks.len().to_string()),
+            ("keys", animation.key_count().to_string()),
+            ("events", animation.events.len().to_string()),
+            ("size", format!("{} bytes", open.file.bytes.len())),
+        ];
+        for (name, value) in rows {
+            ui.label(name);
+            ui.label(value);
+            ui.end_row();
+        }
+    });
+    if let Some(error) = &open.file.error {
+        ui.colored_label(
+            egui::Color32::LIGHT_RED,
+            format!("The file on disk no longer loads; showing the last good version.\n{error}"),
+        );
+    }
+}
+
+fn skeleton_facts(ui: &mut egui::Ui, workspace: &Workspace) {
+    ui.separator();
+    match (&workspace.skeleton, workspace.guess_summary()) {
+        (Some(skeleton), _) => {
+            ui.label(format!("Skeleton: {} ({} bones)", skeleton.origin.name(), skeleton.value.bones.len()));
+            if let Some(error) = &skeleton.error {
+                ui.colored_label(egui::Color32::LIGHT_RED, format!("The skeleton on disk no longer loads: {error}"));
+            }
+        }
+        (None, Some(summary)) => {
+            ui.colored_label(egui::Color32::from_rgb(240, 200, 90), summary);
+        }
+        (None, None) => {
+            ui.label("No skeleton.");
+        }
+    }
+}
+
+fn findings(ui: &mut egui::Ui, open: &OpenAnimation, binding: &AniBinding) {
+    let count = open.findings.len()
+        + usize::from(!binding.unbound_tracks.is_empty())
+        + usize::from(!binding.bones_without_track.is_empty());
+    egui::CollapsingHeader::new(format!("Findings ({count})")).default_open(true).show(ui, |ui| {
+        if !binding.unbound_tracks.is_empty() {
+            ui.colored_label(
+                severity_color(Severity::Warning),
+                format!("Tracks with no bone: {}", binding.unbound_tracks.join(", ")),
+            );
+        }
+        if !binding.bones_without_track.is_empty() {
+            ui.colored_label(
+                severity_color(Severity::Info),
+                format!("Bones without a track: {}", binding.bones_without_track.join(", ")),
+            );
+        }
+        for finding in &open.findings {
+            ui.colored_label(
+                severity_color(finding.severity),
+                format!("{} [{}] byte {}", finding.severity, finding.rule, finding.offset),
+            )
+            .on_hover_text(&finding.message);
+            ui.label(&finding.message);
+        }
+        if count == 0 {
+            ui.label("Nothing found.");
+        }
+    });
+}
+
+fn severity_color(severity: Severity) -> egui::Color32 {
+    match severity {
+        Severity::Info => egui::Color32::LIGHT_BLUE,
+        Severity::Warning => egui::Color32::from_rgb(240, 200, 90),
+        Severity::Error => egui::Color32::LIGHT_RED,
+    }
+}

@@ -1,0 +1,302 @@
+//! The menu bar: File (open, save, save as any version), Edit (undo,
+//! redo), Clip (join, trim, resample, mirror, retarget: each result opens as
+//! a new animation beside its source), Compare; and the prompt before
+//! closing with unsaved changes.
+
+use std::path::PathBuf;
+
+use bevy::app::AppExit;
+use bevy::ecs::prelude::*;
+use bevy::window::WindowCloseRequested;
+use bevy_egui::{EguiContexts, egui};
+use egui_file::FileDialog;
+
+use super::{FreeSpace, in_free_space};
+use crate::anim::{self, BoneMap, Rig};
+use crate::format::{AniVersion, Skeleton};
+use crate::viewer::view::ViewState;
+use crate::viewer::workspace::{Stores, Workspace};
+
+/// What the menus are in the middle of: dialogs and their fields.
+#[derive(Default)]
+pub struct MenuState {
+    save_dialog: Option<(FileDialog, AniVersion)>,
+    map_dialog: Option<FileDialog>,
+    trim: (i32, i32),
+    step_ms: i32,
+    message: Option<String>,
+}
+
+/// Draws the menu bar and runs what was chosen.
+pub fn menu_bar(
+    mut contexts: EguiContexts,
+    mut free: ResMut<FreeSpace>,
+    mut workspace: ResMut<Workspace>,
+    mut stores: Stores,
+    mut view: ResMut<ViewState>,
+    mut state: Local<MenuState>,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let rig = stores.skeletons.get(&workspace.rig_skeleton).map(|s| s.rig.clone());
+    undo_keys(&ctx, &mut workspace, &mut stores);
+    in_free_space(&ctx, &mut free, "menu", |ui| {
+        egui::Panel::top("menu").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                ui.menu_button("File", |ui| file_menu(ui, &mut workspace, &mut stores, &mut state));
+                ui.menu_button("Edit", |ui| {
+                    if ui.button("Undo (Ctrl+Z)").clicked() {
+                        undo(&mut workspace, &mut stores, false);
+                    }
+                    if ui.button("Redo (Ctrl+Y)").clicked() {
+                        undo(&mut workspace, &mut stores, true);
+                    }
+                });
+                ui.menu_button("Clip", |ui| clip_menu(ui, &mut workspace, &mut stores, &mut state, rig.as_ref()));
+                compare_menu(ui, &workspace, &mut view);
+                if let Some(message) = &state.message {
+                    ui.separator();
+                    ui.label(message);
+                }
+            });
+        });
+    });
+    dialogs(&ctx, &mut workspace, &mut stores, &mut state);
+    if view.confirm_close && close_prompt(&ctx, &mut workspace, &mut stores, &mut view) {
+        exit.write(AppExit::Success);
+    }
+    Ok(())
+}
+
+fn undo(workspace: &mut Workspace, stores: &mut Stores, redo: bool) {
+    let skeleton = workspace.given_skeleton().cloned();
+    let current = workspace.current;
+    if let Some(open) = workspace.animations.get_mut(current) {
+        if redo {
+            open.redo(stores, skeleton.as_ref())
+        } else {
+            open.undo(stores, skeleton.as_ref())
+        };
+    }
+}
+
+fn undo_keys(ctx: &egui::Context, workspace: &mut Workspace, stores: &mut Stores) {
+    if ctx.egui_wants_keyboard_input() {
+        return;
+    }
+    let (undo_pressed, redo_pressed) = ctx.input(|i| {
+        let z = i.modifiers.command && i.key_pressed(egui::Key::Z);
+        (z && !i.modifiers.shift, (z && i.modifiers.shift) || (i.modifiers.command && i.key_pressed(egui::Key::Y)))
+    });
+    if undo_pressed || redo_pressed {
+        undo(workspace, stores, redo_pressed);
+    }
+}
+
+fn file_menu(ui: &mut egui::Ui, workspace: &mut Workspace, stores: &mut Stores, state: &mut MenuState) {
+    let Some(current) = workspace.current() else {
+        ui.label("No animation open.");
+        return;
+    };
+    let (path, version) = (current.file.origin.path().map(|p| p.to_owned()), current.file.value.version);
+    if ui.add_enabled(path.is_some(), egui::Button::new("Save")).clicked()
+        && let Some(path) = path
+    {
+        state.message = Some(save(workspace, stores, &path, version));
+    }
+    for version in [AniVersion::V4000, AniVersion::V4001, AniVersion::V4002] {
+        if ui.button(format!("Save as version {}…", version.number())).clicked() {
+            let mut dialog = FileDialog::save_file().title(&format!("Save as version {}", version.number()));
+            dialog.open();
+            state.save_dialog = Some((dialog, version));
+        }
+    }
+}
+
+fn save(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Path, version: AniVersion) -> String {
+    let skeleton = workspace.given_skeleton().cloned();
+    let current = workspace.current;
+    let Some(open) = workspace.animations.get_mut(current) else { return "no animation is open".into() };
+    match open.save_as(path, version, stores, skeleton.as_ref()) {
+        Ok(()) => format!("saved {}", path.display()),
+        Err(error) => error,
+    }
+}
+
+fn clip_menu(
+    ui: &mut egui::Ui,
+    workspace: &mut Workspace,
+    stores: &mut Stores,
+    state: &mut MenuState,
+    rig: Option<&Rig>,
+) {
+    let Some(current) = workspace.current() else { return };
+    let source = current.file.value.clone();
+    let name = current.file.origin.name();
+    let mut made = None;
+    ui.menu_button("Join with", |ui| {
+        let others = workspace.animations.iter().enumerate().filter(|(i, _)| *i != workspace.current).map(|(_, o)| o);
+        for other in others {
+            if ui.button(other.file.origin.name()).clicked() {
+                made = Some(
+                    anim::join(&source, &other.file.value)
+                        .map(|a| (format!("{name} + {}", other.file.origin.name()), a)),
+                );
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.add(egui::DragValue::new(&mut state.trim.0).range(0..=source.total_ms).suffix(" ms"));
+        ui.add(egui::DragValue::new(&mut state.trim.1).range(0..=source.total_ms).suffix(" ms"));
+        if ui.button("Trim").clicked() {
+            made = Some(
+                anim::trim(&source, state.trim.0, state.trim.1)
+                    .map(|a| (format!("{name} {}-{} ms", state.trim.0, state.trim.1), a)),
+            );
+        }
+    });
+    ui.horizontal(|ui| {
+        state.step_ms = state.step_ms.max(1);
+        ui.add(egui::DragValue::new(&mut state.step_ms).range(1..=1000).suffix(" ms"));
+        if ui.button("Resample").clicked() {
+            made =
+                Some(anim::resample(&source, state.step_ms).map(|a| (format!("{name} every {} ms", state.step_ms), a)));
+        }
+    });
+    if ui.add_enabled(rig.is_some(), egui::Button::new("Mirror")).clicked()
+        && let Some(rig) = rig
+    {
+        made = Some(Ok((format!("{name} mirrored"), anim::mirror(&source, rig))));
+    }
+    if ui.button("Retarget with a bone map…").clicked() {
+        let mut dialog = FileDialog::open_file().title("Bone map: 'source = target' lines");
+        dialog.open();
+        state.map_dialog = Some(dialog);
+    }
+    match made {
+        Some(Ok((name, animation))) => {
+            workspace.add_new(name, animation, stores);
+            state.message = None;
+        }
+        Some(Err(error)) => state.message = Some(error.to_string()),
+        None => {}
+    }
+}
+
+fn compare_menu(ui: &mut egui::Ui, workspace: &Workspace, view: &mut ViewState) {
+    ui.menu_button("Compare", |ui| {
+        if ui.radio(view.compare.is_none(), "nothing beside").clicked() {
+            view.compare = None;
+        }
+        for (i, open) in workspace.animations.iter().enumerate() {
+            if ui.radio(view.compare == Some(i), format!("{} beside", open.file.origin.name())).clicked() {
+                view.compare = Some(i);
+            }
+        }
+    });
+}
+
+/// The save and bone-map file dialogs, while open.
+fn dialogs(ctx: &egui::Context, workspace: &mut Workspace, stores: &mut Stores, state: &mut MenuState) {
+    if let Some((dialog, version)) = &mut state.save_dialog
+        && dialog.show(ctx).selected()
+    {
+        let (path, version) = (dialog.path().map(|p| p.to_owned()), *version);
+        state.save_dialog = None;
+        if let Some(path) = path {
+            state.message = Some(save(workspace, stores, &path, version));
+        }
+    }
+    if let Some(dialog) = &mut state.map_dialog
+        && dialog.show(ctx).selected()
+    {
+        let path: Option<PathBuf> = dialog.path().map(|p| p.to_owned());
+        state.map_dialog = None;
+        if let Some(path) = path {
+            state.message = Some(retarget(workspace, stores, &path));
+        }
+    }
+}
+
+/// Renames the current animation's tracks through the map at `path` and
+/// opens the result.
+fn retarget(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Path) -> String {
+    let map = match std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| BoneMap::parse(&t).map_err(|e| e.to_string()))
+    {
+        Ok(map) => map,
+        Err(error) => return format!("{}: {error}", path.display()),
+    };
+    let Some(current) = workspace.current() else { return "no animation is open".into() };
+    let (renamed, dropped) = anim::retarget::rename(&current.file.value, &map);
+    let name = format!("{} retargeted", current.file.origin.name());
+    workspace.add_new(name, renamed, stores);
+    if dropped.is_empty() {
+        "retargeted: every track mapped".into()
+    } else {
+        format!("dropped {} unmapped tracks: {}", dropped.len(), dropped.join(", "))
+    }
+}
+
+/// Asks what to do with unsaved edits; returns whether to quit now.
+fn close_prompt(ctx: &egui::Context, workspace: &mut Workspace, stores: &mut Stores, view: &mut ViewState) -> bool {
+    let mut quit = false;
+    egui::Modal::new(egui::Id::new("unsaved")).show(ctx, |ui| {
+        ui.heading("Unsaved changes");
+        for open in workspace.animations.iter().filter(|a| a.dirty) {
+            ui.label(open.file.origin.name());
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Save all and quit").clicked() {
+                quit = save_all(workspace, stores, view);
+            }
+            if ui.button("Quit without saving").clicked() {
+                quit = true;
+            }
+            if ui.button("Cancel").clicked() {
+                view.confirm_close = false;
+            }
+        });
+        if let Some(status) = &view.status {
+            ui.label(status);
+        }
+    });
+    quit
+}
+
+/// Saves every edited file that has a path; returns whether all were saved.
+fn save_all(workspace: &mut Workspace, stores: &mut Stores, view: &mut ViewState) -> bool {
+    let skeleton: Option<Skeleton> = workspace.given_skeleton().cloned();
+    let mut problems = Vec::new();
+    for open in workspace.animations.iter_mut().filter(|a| a.dirty) {
+        match open.file.origin.path().map(|p| p.to_owned()) {
+            Some(path) => {
+                let version = open.file.value.version;
+                if let Err(error) = open.save_as(&path, version, stores, skeleton.as_ref()) {
+                    problems.push(error);
+                }
+            }
+            None => problems.push(format!("{} has no file yet: use Save as", open.file.origin.name())),
+        }
+    }
+    view.status = (!problems.is_empty()).then(|| problems.join("\n"));
+    problems.is_empty()
+}
+
+/// Closing the window asks first when there are unsaved edits.
+pub fn on_close_requested(
+    mut requests: MessageReader<WindowCloseRequested>,
+    workspace: Res<Workspace>,
+    mut view: ResMut<ViewState>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if requests.read().count() == 0 {
+        return;
+    }
+    if workspace.has_unsaved() {
+        view.confirm_close = true;
+    } else {
+        exit.write(AppExit::Success);
+    }
+}

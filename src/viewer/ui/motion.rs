@@ -1,0 +1,44 @@
+//! The root-motion section: the root's position and ground speed over the
+//! clip, with distance, average speed and the gap between first and last
+//! key (a loop that does not close shows there).
+
+use bevy_egui::egui;
+use egui_plot::{Legend, Line, Plot, VLine};
+
+use super::vec3_text;
+use crate::viewer::workspace::{OpenAnimation, ROOT_BONE};
+
+/// Draws the section for the current animation at `time_ms`.
+pub fn root_motion(ui: &mut egui::Ui, open: &OpenAnimation, time_ms: f64) {
+    egui::CollapsingHeader::new("Root motion").default_open(true).show(ui, |ui| {
+        let Some(path) = &open.root_path else {
+            ui.label(format!("No '{ROOT_BONE}' track with keys."));
+            return;
+        };
+        egui::Grid::new("root stats").num_columns(2).show(ui, |ui| {
+            ui.label("distance");
+            ui.label(format!("{:.1} units", path.distance));
+            ui.end_row();
+            ui.label("average speed");
+            ui.label(format!("{:.1} units/s", path.average_speed()));
+            ui.end_row();
+            ui.label("last − first key");
+            ui.label(vec3_text(path.key_offset));
+            ui.end_row();
+        });
+        let series = |axis: usize| -> Vec<[f64; 2]> {
+            path.times.iter().zip(&path.positions).map(|(t, p)| [f64::from(*t), f64::from(p[axis])]).collect()
+        };
+        let speed: Vec<[f64; 2]> = path.speeds().map(|(t, v)| [f64::from(t), f64::from(v)]).collect();
+        Plot::new("root position").height(110.0).legend(Legend::default()).allow_scroll(false).show(ui, |plot| {
+            plot.line(Line::new("x", series(0)));
+            plot.line(Line::new("y (up)", series(1)));
+            plot.line(Line::new("z", series(2)));
+            plot.vline(VLine::new("now", time_ms));
+        });
+        Plot::new("root speed").height(80.0).legend(Legend::default()).allow_scroll(false).show(ui, |plot| {
+            plot.line(Line::new("ground speed /s", speed));
+            plot.vline(VLine::new("now", time_ms));
+        });
+    });
+}

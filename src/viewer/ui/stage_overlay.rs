@@ -1,0 +1,68 @@
+//! What egui draws over the 3D stage: bone names on demand, the notice
+//! that the skeleton was guessed, and the hint for the mouse.
+
+use bevy::camera::Camera;
+use bevy::ecs::prelude::*;
+use bevy::transform::components::GlobalTransform;
+use bevy_egui::{EguiContexts, egui};
+
+use super::FreeSpace;
+use crate::plugin::RigBones;
+use crate::viewer::camera::to_screen;
+use crate::viewer::stage::{StageCamera, ViewedRig, bone_points};
+use crate::viewer::view::ViewState;
+use crate::viewer::workspace::Workspace;
+
+/// Gives the space the panels left to the 3D stage and draws over it.
+pub fn stage_overlay(
+    mut contexts: EguiContexts,
+    free: Res<FreeSpace>,
+    workspace: Res<Workspace>,
+    mut view: ResMut<ViewState>,
+    cameras: Query<(&Camera, &GlobalTransform), With<StageCamera>>,
+    rigs: Query<&RigBones, With<ViewedRig>>,
+    transforms: Query<&GlobalTransform>,
+    names: Query<&bevy::ecs::name::Name>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let rect = free.0;
+    let stage = bevy::math::Rect::new(rect.min.x, rect.min.y, rect.max.x, rect.max.y);
+    if view.stage_rect != Some(stage) {
+        view.stage_rect = Some(stage);
+    }
+    let painter =
+        ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("stage"))).with_clip_rect(rect);
+    let text = egui::Color32::from_gray(200);
+    let mut notice = String::from("drag: orbit · right drag: pan · wheel: zoom · F: frame");
+    if let Some(summary) = workspace.guess_summary() {
+        notice = format!("{summary}\n{notice}");
+    }
+    painter.text(
+        rect.left_top() + egui::vec2(8.0, 6.0),
+        egui::Align2::LEFT_TOP,
+        notice,
+        egui::FontId::proportional(12.0),
+        text,
+    );
+    let Ok((camera, camera_transform)) = cameras.single() else { return Ok(()) };
+    let Some(rig) = rigs.iter().next() else { return Ok(()) };
+    let points = bone_points(rig, &transforms);
+    for (bone, point) in rig.0.iter().zip(points) {
+        let Ok(name) = names.get(*bone) else { continue };
+        let selected = view.selected.as_deref() == Some(name.as_str());
+        if !(view.show_names || selected) {
+            continue;
+        }
+        if let Some(at) = to_screen(camera, camera_transform, point) {
+            let color = if selected { egui::Color32::from_rgb(255, 205, 30) } else { text };
+            painter.text(
+                egui::pos2(at.x + 5.0, at.y),
+                egui::Align2::LEFT_CENTER,
+                name.as_str(),
+                egui::FontId::proportional(11.0),
+                color,
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,82 @@
+//! What the user chose to see: the selected bone, overlays, the event log.
+
+use std::collections::VecDeque;
+
+use bevy::ecs::prelude::*;
+use bevy::math::Rect;
+
+/// The most events the log keeps.
+const LOG_LINES: usize = 200;
+
+/// View choices shared by the panels and the 3D stage.
+#[derive(Resource, Debug, Clone)]
+pub struct ViewState {
+    /// The selected bone, by name.
+    pub selected: Option<String>,
+    /// Draw every bone's name in 3D.
+    pub show_names: bool,
+    /// Key ticks of every track on the timeline, not only the selected one.
+    pub all_ticks: bool,
+    /// Draw the root's path on the ground.
+    pub show_path: bool,
+    /// Frame the rig on the next frame its bones are posed.
+    pub frame_requested: bool,
+    /// Events as they fired, newest last.
+    pub event_log: VecDeque<String>,
+    /// The part of the window the 3D view gets (logical pixels), left over
+    /// by the panels.
+    pub stage_rect: Option<Rect>,
+    /// Save the window to a PNG on the next frame.
+    pub screenshot_requested: bool,
+    /// The last outcome worth a line: where a screenshot went, what
+    /// failed to save.
+    pub status: Option<String>,
+    /// Another open animation to play beside the current one.
+    pub compare: Option<usize>,
+    /// Ask before closing: there are unsaved edits.
+    pub confirm_close: bool,
+    /// The event being edited, with its draft fields.
+    pub event_draft: Option<EventDraft>,
+}
+
+/// An event's fields while they are being edited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventDraft {
+    /// Which event.
+    pub index: usize,
+    /// Its type.
+    pub kind: String,
+    /// Its sub info.
+    pub sub_info: String,
+    /// Its time in ms.
+    pub time_ms: f32,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        Self {
+            selected: None,
+            show_names: false,
+            all_ticks: false,
+            show_path: true,
+            frame_requested: true,
+            event_log: VecDeque::new(),
+            stage_rect: None,
+            screenshot_requested: false,
+            status: None,
+            compare: None,
+            confirm_close: false,
+            event_draft: None,
+        }
+    }
+}
+
+impl ViewState {
+    /// Adds a line to the event log, dropping the oldest past the limit.
+    pub fn log(&mut self, line: String) {
+        if self.event_log.len() == LOG_LINES {
+            self.event_log.pop_front();
+        }
+        self.event_log.push_back(line);
+    }
+}

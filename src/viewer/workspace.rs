@@ -1,0 +1,360 @@
+//! The files open in the viewer: animations, the skeleton (given or
+//! guessed), their facts and findings, and reloading them when they change
+//! on disk. Files are read with the format library directly, not through
+//! Bevy's asset server, so that any path works (dropped, typed or picked)
+//! and a file that stops parsing keeps its last good version on screen.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use bevy::asset::{Assets, Handle};
+use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemParam;
+use bevy::time::{Real, Time, Timer, TimerMode};
+use bevy::window::FileDragAndDrop;
+
+use crate::anim::{GuessedSkeleton, ParentRule, Rig, RootPath, guess_skeleton, root_path};
+use crate::check::{Finding, check_ani};
+use crate::format::{Animation, ModelConfig, Skeleton};
+use crate::plugin::{AniClip, SklSkeleton};
+
+/// The sample opened when no file is given: the Biped walking, with the
+/// other bundled clips beside it.
+const BUNDLED_SKELETON: (&str, &[u8]) = ("biped.skl", include_bytes!("../../assets/biped.skl"));
+const BUNDLED_ANIMATIONS: [(&str, &[u8]); 3] = [
+    ("biped_walk_4002.ani", include_bytes!("../../assets/biped_walk_4002.ani")),
+    ("biped_idle_4002.ani", include_bytes!("../../assets/biped_idle_4002.ani")),
+    ("biped_attack_4002.ani", include_bytes!("../../assets/biped_attack_4002.ani")),
+];
+
+/// The bone whose path the viewer draws and measures.
+pub const ROOT_BONE: &str = "Bip01";
+
+/// Root path samples are this far apart, in ms.
+const PATH_STEP_MS: f32 = 10.0;
+
+/// Where a file came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A file on disk, watched for changes.
+    File(PathBuf),
+    /// A sample built into the viewer.
+    Bundled(&'static str),
+    /// Made in the viewer (a join, a mirror, ...) and not saved yet.
+    New(String),
+}
+
+impl Origin {
+    /// The name to show.
+    pub fn name(&self) -> String {
+        match self {
+            Self::File(path) => {
+                path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into())
+            }
+            Self::Bundled(name) => format!("{name} (bundled)"),
+            Self::New(name) => format!("{name} (new)"),
+        }
+    }
+
+    /// The path on disk, if any.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Self::File(path) => Some(path),
+            Self::Bundled(_) | Self::New(_) => None,
+        }
+    }
+}
+
+/// A file's last good contents, and what went wrong since.
+#[derive(Debug, Clone)]
+pub struct Loaded<T> {
+    /// Where it came from.
+    pub origin: Origin,
+    /// The last version that parsed.
+    pub value: T,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// The file's modification time when last read, to notice changes.
+    pub modified: Option<SystemTime>,
+    /// Why the file on disk no longer parses; the value is the last good one.
+    pub error: Option<String>,
+}
+
+/// An open animation.
+#[derive(Debug, Clone)]
+pub struct OpenAnimation {
+    /// The file.
+    pub file: Loaded<Animation>,
+    /// Its asset, played by the viewer's rig.
+    pub handle: Handle<AniClip>,
+    /// The root's path over the clip.
+    pub root_path: Option<RootPath>,
+    /// What `io3d check` finds, against the current skeleton when one was
+    /// given.
+    pub findings: Vec<Finding>,
+    /// Whether it has edits not saved yet.
+    pub dirty: bool,
+    /// Earlier versions, for undo (newest last).
+    pub undo: Vec<Animation>,
+    /// Versions undone, for redo (newest last).
+    pub redo: Vec<Animation>,
+}
+
+/// The open files and the skeleton the rig shows.
+#[derive(Resource, Debug, Default)]
+pub struct Workspace {
+    /// Open animations, in the order opened.
+    pub animations: Vec<OpenAnimation>,
+    /// The one playing.
+    pub current: usize,
+    /// The skeleton given (a `.skl`, or the one a model config names).
+    pub skeleton: Option<Loaded<Skeleton>>,
+    /// The skeleton guessed from the current animation when none is given.
+    pub guess: Option<GuessedSkeleton>,
+    /// What the rig shows: the given skeleton or the guess.
+    pub rig_skeleton: Handle<SklSkeleton>,
+    /// Files that could not be opened, and why (newest last).
+    pub problems: Vec<String>,
+}
+
+/// The asset stores the workspace fills.
+#[derive(SystemParam)]
+pub struct Stores<'w> {
+    /// Animations.
+    pub clips: ResMut<'w, Assets<AniClip>>,
+    /// Skeletons.
+    pub skeletons: ResMut<'w, Assets<SklSkeleton>>,
+}
+
+impl Workspace {
+    /// The animation playing, if any is open.
+    pub fn current(&self) -> Option<&OpenAnimation> {
+        self.animations.get(self.current)
+    }
+
+    /// Opens the bundled Biped skeleton and clips.
+    pub fn open_bundled(&mut self, stores: &mut Stores) {
+        let (name, bytes) = BUNDLED_SKELETON;
+        self.add_file(Origin::Bundled(name), bytes.to_vec(), stores);
+        for (name, bytes) in BUNDLED_ANIMATIONS {
+            self.add_file(Origin::Bundled(name), bytes.to_vec(), stores);
+        }
+        self.current = 0;
+        self.refresh(stores);
+    }
+
+    /// Opens files: `.ani`, `.skl` (by their magic) and model configs
+    /// (`.txt`, which bring their skeleton and animations). What cannot be
+    /// opened is listed in [`Self::problems`]. The first new animation
+    /// becomes the current one.
+    pub fn open(&mut self, paths: &[PathBuf], stores: &mut Stores) {
+        let before = self.animations.len();
+        for path in paths {
+            self.open_path(path, stores);
+        }
+        if self.animations.len() > before {
+            self.current = before;
+        }
+        self.refresh(stores);
+    }
+
+    fn open_path(&mut self, path: &Path, stores: &mut Stores) {
+        match std::fs::read(path) {
+            Err(error) => self.problems.push(format!("{}: cannot read: {error}", path.display())),
+            Ok(bytes) if is_config(path, &bytes) => self.open_config(path, &bytes, stores),
+            Ok(bytes) => {
+                if let Some(at) = self.animations.iter().position(|a| a.file.origin.path() == Some(path)) {
+                    self.current = at;
+                    return;
+                }
+                self.add_file(Origin::File(path.to_owned()), bytes, stores);
+            }
+        }
+    }
+
+    fn open_config(&mut self, path: &Path, bytes: &[u8], stores: &mut Stores) {
+        let config = match ModelConfig::parse(bytes) {
+            Ok(config) => config,
+            Err(error) => return self.problems.push(format!("{}: {error}", path.display())),
+        };
+        let folder = path.parent().unwrap_or(Path::new("."));
+        let named =
+            config.skeleton.iter().map(|n| (n, "Skeleton")).chain(config.animations.iter().map(|n| (n, "Animation")));
+        for (name, kind) in named {
+            match find_named(folder, name, kind) {
+                Some(found) => self.open_path(&found, stores),
+                None => self.problems.push(format!("{}: names '{name}', which is not found beside it", path.display())),
+            }
+        }
+    }
+
+    /// Reads a file's bytes into the workspace as an animation or the
+    /// skeleton, by its magic.
+    fn add_file(&mut self, origin: Origin, bytes: Vec<u8>, stores: &mut Stores) {
+        let modified = origin.path().and_then(modified);
+        match bytes.get(..4) {
+            Some(b"SKL\0") => match parse_skeleton(&bytes) {
+                Ok(skeleton) => {
+                    self.skeleton = Some(Loaded { origin, value: skeleton, bytes, modified, error: None });
+                }
+                Err(error) => self.problems.push(format!("{}: {error}", origin.name())),
+            },
+            _ => match Animation::from_bytes(&bytes) {
+                Ok(animation) => {
+                    let file = Loaded { origin, value: animation, bytes, modified, error: None };
+                    self.animations.push(OpenAnimation::new(file, stores));
+                }
+                Err(error) => self.problems.push(format!("{}: {error}", origin.name())),
+            },
+        }
+    }
+
+    /// Rereads every file whose modification time changed. One that no
+    /// longer parses keeps its last good value, with the error beside it.
+    /// Returns whether anything changed.
+    pub fn reload_changed(&mut self, stores: &mut Stores) -> bool {
+        let mut changed = false;
+        for open in &mut self.animations {
+            if let Some(bytes) = changed_bytes(&mut open.file) {
+                changed = true;
+                if open.dirty {
+                    open.file.error = Some("changed on disk; your unsaved edits are kept (Save overwrites it)".into());
+                    continue;
+                }
+                match Animation::from_bytes(&bytes) {
+                    Ok(animation) => {
+                        stores.clips.insert(&open.handle, AniClip::new(animation.clone())).ok();
+                        open.file = Loaded { value: animation, bytes, error: None, ..open.file.clone() };
+                        open.dirty = false;
+                    }
+                    Err(error) => open.file.error = Some(error.to_string()),
+                }
+            }
+        }
+        if let Some(file) = &mut self.skeleton
+            && let Some(bytes) = changed_bytes(file)
+        {
+            changed = true;
+            match parse_skeleton(&bytes) {
+                Ok(skeleton) => *file = Loaded { value: skeleton, bytes, error: None, ..file.clone() },
+                Err(error) => file.error = Some(error),
+            }
+        }
+        if changed {
+            self.refresh(stores);
+        }
+        changed
+    }
+
+    /// Recomputes what depends on the files: the rig's skeleton (given or
+    /// guessed from the current animation), root paths and findings.
+    pub fn refresh(&mut self, stores: &mut Stores) {
+        self.current = self.current.min(self.animations.len().saturating_sub(1));
+        let given = self.skeleton.as_ref().map(|s| &s.value);
+        for open in &mut self.animations {
+            open.root_path = root_path(&open.file.value, ROOT_BONE.as_bytes(), PATH_STEP_MS);
+            open.findings = check_ani(&open.file.bytes, given);
+        }
+        self.guess = match given {
+            Some(_) => None,
+            None => self.current().and_then(|open| guess_skeleton(&open.file.value)),
+        };
+        let skeleton = given.or(self.guess.as_ref().map(|g| &g.skeleton));
+        let rig = skeleton.and_then(|s| Rig::new(s).ok().map(|rig| SklSkeleton { skeleton: s.clone(), rig }));
+        match rig {
+            Some(asset) if self.rig_skeleton == Handle::default() => self.rig_skeleton = stores.skeletons.add(asset),
+            Some(asset) => drop(stores.skeletons.insert(&self.rig_skeleton, asset)),
+            None => {}
+        }
+    }
+
+    /// A line saying how the skeleton was guessed, when it was.
+    pub fn guess_summary(&self) -> Option<String> {
+        let guess = self.guess.as_ref()?;
+        Some(format!(
+            "No skeleton given: guessed from the track names ({} bones: {} by the Biped, {} by numbering, {} by name prefix, {} under the root). Rest pose = first key.",
+            guess.rules.len(),
+            guess.count(ParentRule::Biped),
+            guess.count(ParentRule::Numbered),
+            guess.count(ParentRule::Prefix),
+            guess.count(ParentRule::Fallback),
+        ))
+    }
+}
+
+fn parse_skeleton(bytes: &[u8]) -> Result<Skeleton, String> {
+    let skeleton = Skeleton::from_bytes(bytes).map_err(|e| e.to_string())?;
+    Rig::new(&skeleton).map_err(|e| e.to_string())?;
+    Ok(skeleton)
+}
+
+fn is_config(path: &Path, bytes: &[u8]) -> bool {
+    let magic = matches!(bytes.get(..4), Some(b"ANI\0" | b"SKL\0"));
+    !magic && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))
+}
+
+/// A file a model config names: beside the config, or in the game's
+/// `Skeleton`/`Animation` folder next to or above it.
+fn find_named(folder: &Path, name: &str, kind: &str) -> Option<PathBuf> {
+    [folder.join(name), folder.join(kind).join(name), folder.join("..").join(kind).join(name)]
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The file's new bytes when its modification time changed. A file that
+/// went missing is reported once and keeps its last good value.
+fn changed_bytes<T>(file: &mut Loaded<T>) -> Option<Vec<u8>> {
+    let path = file.origin.path()?.to_owned();
+    let now = modified(&path);
+    if now == file.modified {
+        return None;
+    }
+    file.modified = now;
+    match std::fs::read(&path) {
+        Ok(bytes) => Some(bytes),
+        Err(error) => {
+            file.error = Some(format!("cannot read: {error} (showing the last version read)"));
+            None
+        }
+    }
+}
+
+/// How often files are checked for changes.
+#[derive(Resource)]
+pub struct ReloadTimer(pub Timer);
+
+impl Default for ReloadTimer {
+    fn default() -> Self {
+        Self(Timer::from_seconds(0.5, TimerMode::Repeating))
+    }
+}
+
+/// Polls the open files' modification times.
+pub fn reload_files(
+    time: Res<Time<Real>>,
+    mut timer: ResMut<ReloadTimer>,
+    mut workspace: ResMut<Workspace>,
+    mut stores: Stores,
+) {
+    if timer.0.tick(time.delta()).just_finished() {
+        workspace.reload_changed(&mut stores);
+    }
+}
+
+/// Opens files dropped on the window.
+pub fn open_dropped(mut drops: MessageReader<FileDragAndDrop>, mut workspace: ResMut<Workspace>, mut stores: Stores) {
+    let paths: Vec<PathBuf> = drops
+        .read()
+        .filter_map(|d| match d {
+            FileDragAndDrop::DroppedFile { path_buf, .. } => Some(path_buf.clone()),
+            _ => None,
+        })
+        .collect();
+    if !paths.is_empty() {
+        workspace.open(&paths, &mut stores);
+    }
+}

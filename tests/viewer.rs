@@ -1,0 +1,132 @@
+//! The viewer as a user runs it: offscreen captures through the software
+//! Vulkan driver, and the real window under Xvfb. These render, so they
+//! need a Vulkan driver (`mesa-vulkan-drivers` gives lavapipe) and, for
+//! the window, `xvfb-run`; `.ci/run` installs both.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A decoded RGB(A) picture.
+struct Picture {
+    width: usize,
+    height: usize,
+    channels: usize,
+    pixels: Vec<u8>,
+}
+
+impl Picture {
+    fn read(path: &Path) -> Self {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().expect("a PNG");
+        let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+        let info = reader.next_frame(&mut pixels).expect("one frame");
+        let channels = info.line_size / info.width as usize;
+        pixels.truncate(info.line_size * info.height as usize);
+        Self { width: info.width as usize, height: info.height as usize, channels, pixels }
+    }
+
+    fn rgb(&self, x: usize, y: usize) -> [u8; 3] {
+        let at = (y * self.width + x) * self.channels;
+        [self.pixels[at], self.pixels[at + 1], self.pixels[at + 2]]
+    }
+
+    /// Pixels in the bones' colour (a light blue-grey, bluer than egui's
+    /// grey text): their count and bounding box.
+    fn bone_pixels(&self) -> (usize, [usize; 4]) {
+        let mut count = 0;
+        let mut bounds = [usize::MAX, usize::MAX, 0, 0];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let [r, g, b] = self.rgb(x, y);
+                if r > 150 && g > 150 && b > 170 && b as i32 - r as i32 >= 10 {
+                    count += 1;
+                    bounds = [bounds[0].min(x), bounds[1].min(y), bounds[2].max(x), bounds[3].max(y)];
+                }
+            }
+        }
+        (count, bounds)
+    }
+}
+
+fn viewer(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_io3d-viewer"))
+        .args(args.iter().map(|a| a.as_ref()))
+        .output()
+        .expect("io3d-viewer runs")
+}
+
+fn assert_success(output: &Output) {
+    assert!(
+        output.status.success(),
+        "io3d-viewer failed ({}):\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn walk() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/biped_walk_4002.ani")
+}
+
+fn skeleton() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/biped.skl")
+}
+
+#[test]
+fn offscreen_captures_show_the_walk_moving_in_the_middle_of_the_stage() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pictures = Vec::new();
+    for at in ["0", "500"] {
+        let png = dir.path().join(format!("walk-{at}.png"));
+        let output = viewer(&[&skeleton(), &walk(), &"--screenshot", &png, &"--at-ms", &at, &"--size", &"960x600"]);
+        assert_success(&output);
+        let picture = Picture::read(&png);
+        assert_eq!((picture.width, picture.height), (960, 600));
+        let (count, [left, top, right, bottom]) = picture.bone_pixels();
+        assert!(count > 300, "at {at} ms the bones cover {count} pixels");
+        // The panels take the sides and the bottom; the rig stands framed
+        // in the space between them.
+        let centre = (left + right) / 2;
+        assert!((250..710).contains(&centre), "at {at} ms the rig is centred at x {centre}");
+        assert!(bottom - top > 150, "at {at} ms the rig is {} pixels tall", bottom - top);
+        pictures.push(picture);
+    }
+    let differing = pictures[0].pixels.iter().zip(&pictures[1].pixels).filter(|(a, b)| a != b).count();
+    assert!(differing > 1000, "0 ms and 500 ms differ in only {differing} bytes");
+}
+
+#[test]
+fn an_animation_alone_gets_a_guessed_skeleton_and_bad_files_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("guess.png");
+    let broken = dir.path().join("broken.ani");
+    std::fs::write(&broken, b"ANI\0\x40\x0f\0\0").unwrap();
+    let output = viewer(&[&walk(), &broken, &"--screenshot", &png, &"--size", &"800x500"]);
+    assert_success(&output);
+    let stderr = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(stderr.contains("broken.ani"), "the broken file is named: {stderr}");
+    let (count, _) = Picture::read(&png).bone_pixels();
+    assert!(count > 200, "the guessed rig is drawn ({count} pixels)");
+}
+
+#[test]
+fn the_window_opens_under_xvfb_takes_a_screenshot_and_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("window.png");
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_io3d-viewer"))
+        .args(["--window", "--at-ms", "250", "--screenshot"])
+        .arg(&png)
+        .output()
+        .expect("xvfb-run is installed (Debian package xvfb; .ci/run installs it)");
+    assert_success(&output);
+    let picture = Picture::read(&png);
+    assert_eq!((picture.width, picture.height), (1280, 720));
+    let (count, _) = picture.bone_pixels();
+    assert!(count > 300, "the window shows the rig ({count} pixels)");
+    // The panels are there: the left one is egui's panel grey, not the
+    // stage's clear colour.
+    let [r, g, b] = picture.rgb(20, 360);
+    assert!(r.abs_diff(g) < 8 && g.abs_diff(b) < 8 && r > 20, "left panel pixel {r},{g},{b}");
+}
