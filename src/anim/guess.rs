@@ -59,7 +59,7 @@ pub fn guess_skeleton(animation: &Animation) -> Option<GuessedSkeleton> {
         rest.push(key.map_or((Vec3::ZERO, Quat::IDENTITY), |k| (k.position, k.rotation)));
         names.push(name);
     }
-    let root = names.iter().position(|n| n == "Bip01").or(if names.is_empty() { None } else { Some(0) })?;
+    let root = names.iter().position(|n| n == "Bip01").or((!names.is_empty()).then_some(0))?;
     let present: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
     let parents: Vec<(Option<usize>, ParentRule)> = (0..names.len())
         .map(|i| if i == root { (None, ParentRule::Root) } else { parent_of(&names[i], &present, root) })
@@ -117,10 +117,10 @@ fn biped_parent(name: &str, present: &HashMap<&str, usize>) -> Option<usize> {
             .chain(["Bip01 Spine".into()])
             .find_map(|n| present.get(n.as_str()).copied());
     }
-    if let Some(base) = digit_base(name, "Finger").or_else(|| digit_base(name, "Toe")) {
-        if let Some(&p) = present.get(base.as_str()) {
-            return Some(p);
-        }
+    if let Some(base) = digit_base(name, "Finger").or_else(|| digit_base(name, "Toe"))
+        && let Some(&p) = present.get(base.as_str())
+    {
+        return Some(p);
     }
     let mut parent = biped::parent_of(name)??;
     loop {

@@ -32,6 +32,9 @@ pub struct ViewedRig;
 #[derive(Component, Debug)]
 pub struct ComparedRig;
 
+/// The viewed and the compared rig.
+type ShownRigs = Or<(With<ViewedRig>, With<ComparedRig>)>;
+
 /// How far beside the viewed rig the compared one stands.
 const COMPARE_OFFSET: Vec3 = Vec3::new(120.0, 0.0, 0.0);
 
@@ -97,7 +100,7 @@ fn log_event(event: On<AniEventFired>, mut view: ResMut<ViewState>) {
 pub fn follow_workspace(
     workspace: Res<Workspace>,
     mut view: ResMut<ViewState>,
-    mut rigs: Query<(&mut SklRig, &mut AniPlayer, Has<ViewedRig>), Or<(With<ViewedRig>, With<ComparedRig>)>>,
+    mut rigs: Query<(&mut SklRig, &mut AniPlayer, Has<ViewedRig>), ShownRigs>,
 ) {
     let time = rigs.iter().find(|(_, _, viewed)| *viewed).map(|(_, p, _)| p.time_ms());
     for (mut rig, mut player, viewed) in &mut rigs {

@@ -14,6 +14,7 @@ use crate::viewer::view::ViewState;
 use crate::viewer::workspace::Workspace;
 
 /// Gives the space the panels left to the 3D stage and draws over it.
+#[allow(clippy::too_many_arguments)]
 pub fn stage_overlay(
     mut contexts: EguiContexts,
     free: Res<FreeSpace>,
