@@ -11,7 +11,7 @@ use crate::file::write_atomic;
 use crate::format::{AniVersion, Animation, Skeleton};
 use crate::plugin::AniClip;
 
-use super::workspace::{Loaded, OpenAnimation, Origin, ROOT_BONE, Stores, Workspace};
+use super::workspace::{Loaded, OpenAnimation, Origin, PATH_STEP_MS, ROOT_BONE, Stores, Workspace};
 
 /// The most versions kept for undo, per animation.
 const UNDO_LIMIT: usize = 200;
@@ -76,7 +76,7 @@ impl OpenAnimation {
             Err(error) => self.file.error = Some(format!("cannot be saved as it is: {error}")),
         }
         stores.clips.insert(&self.handle, AniClip::new(self.file.value.clone())).ok();
-        self.root_path = root_path(&self.file.value, ROOT_BONE.as_bytes(), 10.0);
+        self.root_path = root_path(&self.file.value, ROOT_BONE.as_bytes(), PATH_STEP_MS);
         self.findings = check_ani(&self.file.bytes, skeleton);
     }
 

@@ -31,7 +31,7 @@ const BUNDLED_ANIMATIONS: [(&str, &[u8]); 3] = [
 pub const ROOT_BONE: &str = "Bip01";
 
 /// Root path samples are this far apart, in ms.
-const PATH_STEP_MS: f32 = 10.0;
+pub const PATH_STEP_MS: f32 = 10.0;
 
 /// Where a file came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
