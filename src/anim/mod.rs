@@ -20,4 +20,4 @@ pub use mirror::mirror;
 pub use path::{RootPath, root_path};
 pub use retarget::{BoneMap, retarget, suggest_map};
 pub use rig::{Binding, Rig};
-pub use sample::{BonePose, sample_keys, slerp, track_pose};
+pub use sample::{BonePose, poses, sample_keys, slerp, track_pose};

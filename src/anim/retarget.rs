@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use thiserror::Error;
 
+use crate::format::string::decode_text;
 use crate::format::{Animation, FileString, Key, Track};
 
 use super::rig::Rig;
@@ -133,30 +134,17 @@ pub fn rename(animation: &Animation, map: &BoneMap) -> (Animation, Vec<String>) 
 /// times. Returns the clip (in `animation`'s version, tracks of mapped
 /// bones in the target's order) and the source tracks dropped.
 pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig) -> (Animation, Vec<String>) {
-    let source_rest = source.to_world(&source.rest);
-    let target_rest = target.to_world(&target.rest);
-    // Target bone -> source bone, both in their rigs.
-    let from: Vec<Option<usize>> = (0..target.len())
-        .map(|t| {
-            let name = String::from_utf8_lossy(&target.names[t]).into_owned();
-            map.0.iter().find(|(_, tn)| *tn == name).and_then(|(sn, _)| source.bone(sn.as_bytes()))
-        })
-        .collect();
-    let height = |rig: &Rig, rest: &[BonePose]| rig.order.first().map_or(1.0, |&root| rest[root].position.y);
-    let scale = match height(source, &source_rest) {
-        h if h.abs() > f32::EPSILON => height(target, &target_rest) / h,
-        _ => 1.0,
-    };
+    let retargeting = Retargeting::new(map, source, target);
     let mut tracks = Vec::new();
     for &bone in &target.order {
-        let Some(src) = from[bone] else { continue };
+        let Some(src) = retargeting.from[bone] else { continue };
         let Some(track) = animation.track(&source.names[src]) else { continue };
         let keys = track
             .keys
             .iter()
             .map(|key| {
                 let world = source.world_pose(animation, key.time_ms as f32);
-                let pose = target_local(target, &target_rest, &source_rest, &from, &world, bone, scale);
+                let pose = retargeting.local(&world, bone, src);
                 Key::new(key.time_ms, pose.position, pose.rotation)
             })
             .collect();
@@ -166,43 +154,59 @@ pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig
     (Animation { tracks, ..animation.clone() }, dropped)
 }
 
-/// Target model-space rotation of `bone`: its source's turn from rest
-/// applied to its own rest; an unmapped bone follows its parent at rest.
-fn target_world_rotation(
-    target: &Rig,
-    rest: &[BonePose],
-    source_rest: &[BonePose],
-    from: &[Option<usize>],
-    world: &[BonePose],
-    bone: usize,
-) -> glam::Quat {
-    match (from[bone], target.parents[bone]) {
-        (Some(src), _) => world[src].rotation * source_rest[src].rotation.inverse() * rest[bone].rotation,
-        (None, Some(parent)) => {
-            target_world_rotation(target, rest, source_rest, from, world, parent) * target.rest[bone].rotation
-        }
-        (None, None) => rest[bone].rotation,
-    }
+/// What turns a source pose into the target's: both rigs' model-space
+/// rest poses, the bone correspondence and the root travel scale.
+struct Retargeting<'a> {
+    target: &'a Rig,
+    /// The target's model-space rest pose.
+    rest: Vec<BonePose>,
+    /// The source's model-space rest pose.
+    source_rest: Vec<BonePose>,
+    /// For each target bone, its source bone.
+    from: Vec<Option<usize>>,
+    /// Target root height over source root height, at rest.
+    scale: f32,
 }
 
-fn target_local(
-    target: &Rig,
-    rest: &[BonePose],
-    source_rest: &[BonePose],
-    from: &[Option<usize>],
-    world: &[BonePose],
-    bone: usize,
-    scale: f32,
-) -> BonePose {
-    let rotation = target_world_rotation(target, rest, source_rest, from, world, bone);
-    match target.parents[bone] {
-        Some(parent) => {
-            let parent_rotation = target_world_rotation(target, rest, source_rest, from, world, parent);
-            BonePose { position: target.rest[bone].position, rotation: parent_rotation.inverse() * rotation }
+impl<'a> Retargeting<'a> {
+    fn new(map: &BoneMap, source: &Rig, target: &'a Rig) -> Self {
+        let source_bone = |name: &str| source.names.iter().position(|n| decode_text(n) == name);
+        let from = (target.names.iter())
+            .map(|name| {
+                let name = decode_text(name);
+                map.0.iter().find(|(_, to)| *to == name).and_then(|(from, _)| source_bone(from))
+            })
+            .collect();
+        let (rest, source_rest) = (target.to_world(&target.rest), source.to_world(&source.rest));
+        let height = |rig: &Rig, rest: &[BonePose]| rig.order.first().map_or(1.0, |&root| rest[root].position.y);
+        let scale = match height(source, &source_rest) {
+            h if h.abs() > f32::EPSILON => height(target, &rest) / h,
+            _ => 1.0,
+        };
+        Self { target, rest, source_rest, from, scale }
+    }
+
+    /// Target model-space rotation of `bone`: its source's turn from rest
+    /// applied to its own rest; an unmapped bone follows its parent at rest.
+    fn world_rotation(&self, world: &[BonePose], bone: usize) -> glam::Quat {
+        match (self.from[bone], self.target.parents[bone]) {
+            (Some(src), _) => world[src].rotation * self.source_rest[src].rotation.inverse() * self.rest[bone].rotation,
+            (None, Some(parent)) => self.world_rotation(world, parent) * self.target.rest[bone].rotation,
+            (None, None) => self.rest[bone].rotation,
         }
-        None => {
-            let src = from[bone].expect("only mapped bones get tracks");
-            BonePose { position: world[src].position * scale, rotation }
+    }
+
+    /// The pose, relative to its parent, of target `bone` (mapped from
+    /// source bone `src`) for the source's model-space pose `world`: the
+    /// target's bone length, and for the root the source's position scaled.
+    fn local(&self, world: &[BonePose], bone: usize, src: usize) -> BonePose {
+        let rotation = self.world_rotation(world, bone);
+        match self.target.parents[bone] {
+            Some(parent) => BonePose {
+                position: self.target.rest[bone].position,
+                rotation: self.world_rotation(world, parent).inverse() * rotation,
+            },
+            None => BonePose { position: world[src].position * self.scale, rotation },
         }
     }
 }

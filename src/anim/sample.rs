@@ -61,10 +61,16 @@ pub fn sample_keys(keys: &[Key], t: f32) -> Option<BonePose> {
 /// a weight of 0 (or NaN, which the lint reports). Any other weight poses
 /// the bone fully: only relative weights matter when clips blend.
 pub fn track_pose(track: &Track, t: f32) -> Option<BonePose> {
-    if track.weight == 0.0 || track.weight.is_nan() {
+    if !poses(track) {
         return None;
     }
     sample_keys(&track.keys, t)
+}
+
+/// Whether [`track_pose`] gives a pose at all: it does at every time or at
+/// none, so players can drop the tracks that never pose once, at binding.
+pub fn poses(track: &Track) -> bool {
+    !track.keys.is_empty() && track.weight != 0.0 && !track.weight.is_nan()
 }
 
 /// Shortest-arc spherical interpolation as Direct3D's `D3DXQuaternionSlerp`

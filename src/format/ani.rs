@@ -385,7 +385,12 @@ impl Animation {
     /// The first track whose bone is `name`, compared as the client does
     /// (as C strings).
     pub fn track(&self, name: &[u8]) -> Option<&Track> {
-        self.tracks.iter().find(|t| t.bone.c_str() == name)
+        self.track_index(name).map(|i| &self.tracks[i])
+    }
+
+    /// The index of the first track whose bone is `name` (as C strings).
+    pub fn track_index(&self, name: &[u8]) -> Option<usize> {
+        self.tracks.iter().position(|t| t.bone.c_str() == name)
     }
 }
 

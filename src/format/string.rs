@@ -1,5 +1,6 @@
 //! Strings as the files store them: raw bytes with no implied encoding.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// The client reads strings into a 260-byte C buffer: a string this long or
@@ -72,10 +73,22 @@ impl FileString {
     /// Text for display: UTF-8 when valid (ASCII names are), otherwise
     /// decoded as CP949, the Korean code page the game's files use.
     pub fn to_text(&self) -> String {
-        match self.as_utf8() {
-            Some(s) => s.to_owned(),
-            None => encoding_rs::EUC_KR.decode_without_bom_handling(&self.bytes).0.into_owned(),
-        }
+        decode_text(&self.bytes).into_owned()
+    }
+
+    /// The name the client compares ([`FileString::c_str`]) as text: what a
+    /// bone entity is called, so that Korean names bind too.
+    pub fn name_text(&self) -> Cow<'_, str> {
+        decode_text(self.c_str())
+    }
+}
+
+/// Bytes from a file as text: UTF-8 when valid (ASCII is), otherwise
+/// CP949, the Korean code page the game's files use.
+pub fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => encoding_rs::EUC_KR.decode_without_bom_handling(bytes).0,
     }
 }
 
