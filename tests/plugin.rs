@@ -368,3 +368,58 @@ fn a_new_clip_starts_at_its_beginning_and_a_bad_speed_stands_still() {
     app.update();
     assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 0.0);
 }
+
+#[test]
+fn korean_names_bind_a_silent_duplicate_track_changes_nothing_and_the_root_bone_can_change() {
+    use bevy_io3d::format::{FileString, Track};
+    let dir = asset_dir();
+    // The left thigh renamed in Korean (CP949 bytes, as the game stores
+    // text), in the skeleton and the walk; the walk also gets a second,
+    // weight-0 head track after the real one.
+    let korean = FileString::encode_text("왼쪽 허벅지");
+    let thigh = FileString::from("Bip01 L Thigh");
+    let rename = |s: &mut FileString| {
+        if *s == thigh {
+            *s = korean.clone();
+        }
+    };
+    let mut skeleton = Skeleton::from_bytes(&sample("biped.skl")).unwrap();
+    for bone in &mut skeleton.bones {
+        rename(&mut bone.name);
+        rename(&mut bone.parent);
+        bone.children.iter_mut().for_each(rename);
+    }
+    let mut walk = Animation::from_bytes(&sample("biped_walk_4000.ani")).unwrap();
+    walk.tracks.iter_mut().for_each(|t| rename(&mut t.bone));
+    let head = walk.track(b"Bip01 Head").unwrap().clone();
+    walk.tracks.push(Track { weight: 0.0, ..head });
+    std::fs::write(dir.path().join("korean.skl"), skeleton.to_bytes().unwrap()).unwrap();
+    std::fs::write(dir.path().join("korean.ani"), walk.to_bytes().unwrap()).unwrap();
+
+    let mut app = app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let player = AniPlayer::new(server.load("korean.ani"));
+    let rig = app.world_mut().spawn((SklRig::new(server.load("korean.skl")), player)).id();
+    run_until(&mut app, "the rig to bind", |app| app.world().get::<AniBinding>(rig).is_some_and(|b| b.is_bound()));
+    assert!(app.world().get::<AniBinding>(rig).unwrap().unbound_tracks.is_empty());
+    seek(&mut app, rig, 250.0);
+    let pure = Rig::new(&skeleton).unwrap();
+    let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
+    for ((bone, local), name) in bones.iter().zip(pure.local_pose(&walk, 250.0)).zip(&pure.names) {
+        assert_eq!(
+            *app.world().get::<Transform>(*bone).unwrap(),
+            Axes::EngineToBevy.transform(&local),
+            "{} is posed as the client poses it",
+            String::from_utf8_lossy(name)
+        );
+    }
+    let names: Vec<String> = bones.iter().map(|b| app.world().get::<Name>(*b).unwrap().to_string()).collect();
+    assert!(names.contains(&"왼쪽 허벅지".to_owned()), "the bone is named in Korean: {names:?}");
+
+    // Root motion follows another root bone once it is named.
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().root_bone = "Bip01 Pelvis".to_owned();
+    seek(&mut app, rig, 250.0);
+    let pelvis = bevy_io3d::anim::track_pose(walk.track(b"Bip01 Pelvis").unwrap(), 250.0).unwrap();
+    let motion = app.world().get::<RootMotion>(rig).unwrap();
+    assert_eq!(motion.position, Axes::EngineToBevy.position(pelvis.position));
+}

@@ -1,6 +1,9 @@
 //! The player: a millisecond clock, binding tracks to bones by name,
 //! posing them, firing events and reporting root motion.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
 use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
@@ -9,7 +12,7 @@ use bevy::math::Vec3;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
 
-use crate::anim::{BonePose, RepeatMode, Step, track_pose};
+use crate::anim::{BonePose, RepeatMode, Step, poses, track_pose};
 use crate::format::Track;
 
 use super::assets::AniClip;
@@ -101,9 +104,13 @@ impl AniPlayer {
 #[derive(Component, Debug, Clone, Default)]
 pub struct AniBinding {
     clip: Option<AssetId<AniClip>>,
+    /// The root bone's name this binding was made for.
+    root_bone: String,
+    /// For each track, the bone it poses: `None` when no bone has its name
+    /// or the track never poses ([`poses`]).
     tracks: Vec<Option<Entity>>,
+    /// Bones no track poses, with their rest transforms.
     at_rest: Vec<(Entity, Transform)>,
-    rests: Vec<Transform>,
     root: Option<usize>,
     /// Tracks no bone has the name of: skipped (the client would drive the
     /// root bone with them).
@@ -187,7 +194,10 @@ pub fn bind_players(
     }
     for (entity, player, mut binding) in &mut players {
         let id = player.clip.id();
-        let current = binding.clip == Some(id) && !reloaded.contains(&id) && !regrown.contains(&entity);
+        let current = binding.clip == Some(id)
+            && binding.root_bone == player.root_bone
+            && !reloaded.contains(&id)
+            && !regrown.contains(&entity);
         let Some(clip) = clips.get(id).filter(|_| !current) else { continue };
         let bones: Vec<(Entity, &Name, Transform)> = hierarchy
             .children
@@ -205,28 +215,37 @@ pub fn bind_players(
     }
 }
 
+/// Matches tracks to bones by name (the file's bytes as
+/// [`crate::format::FileString::name_text`] decodes them), the first bone
+/// of a name winning. As in [`crate::anim::Rig::local_pose`], tracks that
+/// never pose are skipped: a bone keeps an earlier track's pose, or rest.
 fn bind(clip: &AniClip, bones: &[(Entity, &Name, Transform)], root_bone: &str) -> AniBinding {
-    let find = |track: &Track| bones.iter().position(|(_, name, _)| name.as_str().as_bytes() == track.bone.c_str());
-    let found: Vec<Option<usize>> = clip.animation.tracks.iter().map(find).collect();
-    let driven: Vec<bool> = (0..bones.len()).map(|b| found.contains(&Some(b))).collect();
+    let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(bones.len());
+    for (index, (_, name, _)) in bones.iter().enumerate().rev() {
+        by_name.insert(name.as_str(), index);
+    }
+    let tracks = &clip.animation.tracks;
+    let names: Vec<Cow<str>> = tracks.iter().map(|t| t.bone.name_text()).collect();
+    let found: Vec<Option<usize>> = names.iter().map(|n| by_name.get(n.as_ref()).copied()).collect();
+    let (mut named, mut posed) = (vec![false; bones.len()], vec![false; bones.len()]);
+    for (track, bone) in tracks.iter().zip(&found) {
+        if let Some(bone) = *bone {
+            named[bone] = true;
+            posed[bone] |= poses(track);
+        }
+    }
+    let posing = |(bone, track): (&Option<usize>, &Track)| bone.filter(|_| poses(track)).map(|b| bones[b].0);
     AniBinding {
         clip: None,
-        tracks: found.iter().map(|b| b.map(|b| bones[b].0)).collect(),
-        rests: found.iter().map(|b| b.map_or(Transform::IDENTITY, |b| bones[b].2)).collect(),
-        at_rest: bones.iter().zip(&driven).filter(|(_, d)| !**d).map(|((e, _, rest), _)| (*e, *rest)).collect(),
-        root: clip.animation.tracks.iter().position(|t| t.bone.c_str() == root_bone.as_bytes()),
-        unbound_tracks: clip
-            .animation
-            .tracks
-            .iter()
-            .zip(&found)
-            .filter(|(_, b)| b.is_none())
-            .map(|(t, _)| t.bone.to_text())
-            .collect(),
+        root_bone: root_bone.to_owned(),
+        tracks: found.iter().zip(tracks).map(posing).collect(),
+        at_rest: bones.iter().zip(&posed).filter(|(_, p)| !**p).map(|((e, _, rest), _)| (*e, *rest)).collect(),
+        root: names.iter().position(|n| n == root_bone),
+        unbound_tracks: names.iter().zip(&found).filter(|(_, b)| b.is_none()).map(|(n, _)| n.to_string()).collect(),
         bones_without_track: bones
             .iter()
-            .zip(&driven)
-            .filter(|(_, d)| !**d)
+            .zip(&named)
+            .filter(|(_, n)| !**n)
             .map(|((_, name, _), _)| name.as_str().to_owned())
             .collect(),
     }
@@ -297,15 +316,11 @@ pub fn pose_players(
         let tracks = &clip.animation.tracks;
         for (i, (track, bone)) in tracks.iter().zip(&binding.tracks).enumerate() {
             let Some(mut transform) = bone.and_then(|b| transforms.get_mut(b).ok()) else { continue };
-            match track_pose(track, t) {
-                Some(mut pose) => {
-                    if player.in_place && binding.root == Some(i) {
-                        pose.position = hold_horizontal(track, pose.position);
-                    }
-                    player.axes.apply(&pose, &mut transform);
-                }
-                None => *transform = binding.rests[i],
+            let Some(mut pose) = track_pose(track, t) else { continue };
+            if player.in_place && binding.root == Some(i) {
+                pose.position = hold_horizontal(track, pose.position);
             }
+            player.axes.apply(&pose, &mut transform);
         }
         for (bone, rest) in &binding.at_rest {
             if let Ok(mut transform) = transforms.get_mut(*bone) {
