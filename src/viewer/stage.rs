@@ -113,7 +113,11 @@ pub fn follow_workspace(
             player.clip = clip;
             view.frame_requested |= viewed;
         }
-        if !viewed && let Some(time) = time {
+        // The compared clip follows the viewed one's playhead, when shown.
+        if !viewed
+            && index.is_some()
+            && let Some(time) = time
+        {
             player.paused = true;
             player.seek(time);
         }
@@ -182,7 +186,7 @@ pub fn draw_stage(
     if points.len() != skeleton.rig.len() {
         return;
     }
-    let selected = view.selected.as_deref().and_then(|name| skeleton.rig.bone(name.as_bytes()));
+    let selected = view.selected.as_deref().and_then(|name| skeleton.rig.bone(name));
     draw_bones(&mut gizmos, &points, &skeleton.rig.parents, selected, BONE);
     if view.compare.is_some()
         && let Some(bones) = compared.iter().next()

@@ -12,7 +12,7 @@ const LOG_LINES: usize = 200;
 #[derive(Resource, Debug, Clone)]
 pub struct ViewState {
     /// The selected bone, by name.
-    pub selected: Option<String>,
+    pub selected: Option<Vec<u8>>,
     /// Draw every bone's name in 3D.
     pub show_names: bool,
     /// Key ticks of every track on the timeline, not only the selected one.

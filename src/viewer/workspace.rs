@@ -246,25 +246,37 @@ impl Workspace {
         changed
     }
 
-    /// Recomputes what depends on the files: the rig's skeleton (given or
-    /// guessed from the current animation), root paths and findings.
+    /// Recomputes what depends on the files: each animation's root path
+    /// and findings (against the given skeleton), then the rig.
     pub fn refresh(&mut self, stores: &mut Stores) {
-        self.current = self.current.min(self.animations.len().saturating_sub(1));
         let given = self.skeleton.as_ref().map(|s| &s.value);
         for open in &mut self.animations {
             open.root_path = root_path(&open.file.value, ROOT_BONE.as_bytes(), PATH_STEP_MS);
             open.findings = check_ani(&open.file.bytes, given);
         }
+        self.refresh_rig(stores);
+    }
+
+    /// Sets the rig's skeleton: the given one, or one guessed from the
+    /// current animation. The asset is replaced only when the skeleton
+    /// differs, since a replacement respawns the rig's bones.
+    pub fn refresh_rig(&mut self, stores: &mut Stores) {
+        self.current = self.current.min(self.animations.len().saturating_sub(1));
+        let given = self.skeleton.as_ref().map(|s| &s.value);
         self.guess = match given {
             Some(_) => None,
             None => self.current().and_then(|open| guess_skeleton(&open.file.value)),
         };
-        let skeleton = given.or(self.guess.as_ref().map(|g| &g.skeleton));
-        let rig = skeleton.and_then(|s| Rig::new(s).ok().map(|rig| SklSkeleton { skeleton: s.clone(), rig }));
-        match rig {
-            Some(asset) if self.rig_skeleton == Handle::default() => self.rig_skeleton = stores.skeletons.add(asset),
-            Some(asset) => drop(stores.skeletons.insert(&self.rig_skeleton, asset)),
-            None => {}
+        let Some(skeleton) = given.or(self.guess.as_ref().map(|g| &g.skeleton)) else { return };
+        if stores.skeletons.get(&self.rig_skeleton).is_some_and(|shown| shown.skeleton == *skeleton) {
+            return;
+        }
+        let Ok(rig) = Rig::new(skeleton) else { return };
+        let asset = SklSkeleton { skeleton: skeleton.clone(), rig };
+        if self.rig_skeleton == Handle::default() {
+            self.rig_skeleton = stores.skeletons.add(asset);
+        } else {
+            stores.skeletons.insert(&self.rig_skeleton, asset).ok();
         }
     }
 

@@ -8,6 +8,7 @@ use bevy_egui::{EguiContexts, egui};
 use super::{FreeSpace, edit, in_free_space, vec3_text};
 use crate::anim::{Rig, track_pose};
 use crate::format::Animation;
+use crate::format::string::decode_text;
 use crate::plugin::AniPlayer;
 use crate::viewer::stage::ViewedRig;
 use crate::viewer::view::ViewState;
@@ -46,28 +47,28 @@ pub fn bones_panel(
 }
 
 /// The bones in depth-first order, indented by depth; clicking selects.
-fn bone_tree(ui: &mut egui::Ui, rig: &Rig, selected: &mut Option<String>) {
+fn bone_tree(ui: &mut egui::Ui, rig: &Rig, selected: &mut Option<Vec<u8>>) {
     let mut depth = vec![0usize; rig.len()];
     for &bone in &rig.order {
         depth[bone] = rig.parents[bone].map_or(0, |p| depth[p] + 1);
-        let name = String::from_utf8_lossy(&rig.names[bone]).into_owned();
+        let name = &rig.names[bone];
         ui.horizontal(|ui| {
             ui.add_space(depth[bone] as f32 * 10.0);
-            let is_selected = selected.as_deref() == Some(name.as_str());
-            if ui.selectable_label(is_selected, &name).clicked() {
+            let is_selected = selected.as_ref() == Some(name);
+            if ui.selectable_label(is_selected, decode_text(name)).clicked() {
                 *selected = if is_selected { None } else { Some(name.clone()) };
             }
         });
     }
 }
 
-fn track_details(ui: &mut egui::Ui, animation: &Animation, name: &str, time_ms: f32) {
-    ui.strong(name);
-    let Some((index, track)) = animation.tracks.iter().enumerate().find(|(_, t)| t.bone.c_str() == name.as_bytes())
-    else {
+fn track_details(ui: &mut egui::Ui, animation: &Animation, name: &[u8], time_ms: f32) {
+    ui.strong(decode_text(name));
+    let Some(index) = animation.track_index(name) else {
         ui.label("No track: the bone stays at rest.");
         return;
     };
+    let track = &animation.tracks[index];
     egui::Grid::new("track").num_columns(2).show(ui, |ui| {
         let mut row = |label: &str, value: String| {
             ui.label(label);

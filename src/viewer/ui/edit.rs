@@ -109,11 +109,11 @@ pub fn key_editor(
     workspace: &mut Workspace,
     stores: &mut Stores,
     view: &mut ViewState,
-    bone: &str,
+    bone: &[u8],
     time_ms: f64,
 ) {
     let Some(current) = workspace.current() else { return };
-    let Some(track) = current.file.value.tracks.iter().position(|t| t.bone.c_str() == bone.as_bytes()) else { return };
+    let Some(track) = current.file.value.track_index(bone) else { return };
     let now = time_ms.round() as i32;
     let keys = &current.file.value.tracks[track].keys;
     let at = keys.iter().rposition(|k| k.time_ms == now);

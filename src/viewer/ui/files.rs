@@ -70,7 +70,7 @@ pub fn files_panel(
     }
     if let Some(index) = switch_to {
         workspace.current = index;
-        workspace.refresh(&mut stores);
+        workspace.refresh_rig(&mut stores);
     }
     if !open.is_empty() {
         workspace.open(&open, &mut stores);

@@ -7,6 +7,7 @@ use bevy::transform::components::GlobalTransform;
 use bevy_egui::{EguiContexts, egui};
 
 use super::FreeSpace;
+use crate::format::string::decode_text;
 use crate::plugin::RigBones;
 use crate::viewer::camera::to_screen;
 use crate::viewer::stage::{StageCamera, ViewedRig, bone_points};
@@ -50,7 +51,7 @@ pub fn stage_overlay(
     let points = bone_points(rig, &transforms);
     for (bone, point) in rig.0.iter().zip(points) {
         let Ok(name) = names.get(*bone) else { continue };
-        let selected = view.selected.as_deref() == Some(name.as_str());
+        let selected = view.selected.as_deref().map(decode_text).as_deref() == Some(name.as_str());
         if !(view.show_names || selected) {
             continue;
         }

@@ -73,9 +73,10 @@ pub fn neighbour_key(keys: &[i32], now: f64, direction: i8) -> Option<i32> {
     }
 }
 
-/// Sorted distinct key times of the track of `bone`, or of every track.
-pub fn key_times(animation: &Animation, bone: Option<&str>) -> Vec<i32> {
-    let tracks = animation.tracks.iter().filter(|t| bone.is_none_or(|b| t.bone.c_str() == b.as_bytes()));
+/// Sorted distinct key times of the tracks of `bone` (a C-string name), or
+/// of every track.
+pub fn key_times(animation: &Animation, bone: Option<&[u8]>) -> Vec<i32> {
+    let tracks = animation.tracks.iter().filter(|t| bone.is_none_or(|b| t.bone.c_str() == b));
     let mut times: Vec<i32> = tracks.flat_map(|t| t.keys.iter().map(|k| k.time_ms)).collect();
     times.sort_unstable();
     times.dedup();
