@@ -22,7 +22,7 @@ struct FileFinding {
 
 pub fn run(paths: &[PathBuf], skeleton: Option<&Path>, json: bool) -> Result<ExitCode> {
     let skeleton = skeleton.map(load::skeleton).transpose()?;
-    let files = collect(paths)?;
+    let (files, unsearchable) = collect(paths);
     let progress = ProgressBar::new(files.len() as u64).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}").expect("a valid progress template"),
     );
@@ -33,6 +33,7 @@ pub fn run(paths: &[PathBuf], skeleton: Option<&Path>, json: bool) -> Result<Exi
             progress.inc(1);
             found.into_iter().map(|finding| FileFinding { file: file.clone(), finding })
         })
+        .chain(unsearchable)
         .collect();
     progress.finish_and_clear();
     findings.sort_by(|a, b| a.file.cmp(&b.file).then(a.finding.offset.cmp(&b.finding.offset)));
@@ -54,23 +55,33 @@ pub fn run(paths: &[PathBuf], skeleton: Option<&Path>, json: bool) -> Result<Exi
     Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-/// The files named, with folders searched for `.ani` and `.skl` files.
-fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
+/// The files named, with folders searched for `.ani` and `.skl` files;
+/// a folder that cannot be searched is a finding, and the search goes on.
+fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileFinding>) {
+    let (mut files, mut unsearchable) = (Vec::new(), Vec::new());
     for path in paths {
         if !path.is_dir() {
             files.push(path.clone());
             continue;
         }
         for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
-            let entry = entry.with_context(|| format!("{}: cannot search", path.display()))?;
-            let p = entry.path();
-            if entry.file_type().is_file() && (has_extension(p, "ani") || has_extension(p, "skl")) {
-                files.push(p.to_path_buf());
+            match entry {
+                Ok(entry) if entry.file_type().is_file() && is_checked(entry.path()) => {
+                    files.push(entry.into_path());
+                }
+                Ok(_) => {}
+                Err(error) => unsearchable.push(FileFinding {
+                    file: error.path().unwrap_or(path).to_path_buf(),
+                    finding: unreadable(0, format!("cannot search: {error}")),
+                }),
             }
         }
     }
-    Ok(files)
+    (files, unsearchable)
+}
+
+fn is_checked(path: &Path) -> bool {
+    has_extension(path, "ani") || has_extension(path, "skl")
 }
 
 fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Vec<Finding> {
