@@ -1,6 +1,9 @@
 //! The format library against the bundled files and generated ones:
 //! byte-exact round trips, conversion precision, and damaged input.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
 use bevy_io3d::check::{check_ani, check_skl};
 use bevy_io3d::format::rotation::{decode_eight_bytes, decode_small_three};
 use bevy_io3d::format::{AniVersion, Animation, Event, FileString, Key, ModelConfig, PackedRotation, Skeleton, Track};
@@ -161,6 +164,78 @@ fn damaged_files_never_panic_and_accepted_ones_round_trip() {
     });
 }
 
+/// Counts, per thread, the bytes allocated and not yet freed, and their
+/// peak, so a test can see what a read reserves. Per thread, since the
+/// tests of this binary run side by side.
+struct CountingAllocator;
+
+thread_local! {
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn count_allocation(change: isize) {
+    let _ = LIVE.try_with(|live| {
+        live.set(live.get() + change);
+        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
+    });
+}
+
+// SAFETY: every call is passed on to the system allocator unchanged; the
+// counting only touches const-initialised thread locals, which never
+// allocate.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let block = unsafe { System.alloc(layout) };
+        if !block.is_null() {
+            count_allocation(layout.size() as isize);
+        }
+        block
+    }
+
+    unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { System.dealloc(block, layout) };
+        count_allocation(-(layout.size() as isize));
+    }
+
+    unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let moved = unsafe { System.realloc(block, layout, new_size) };
+        if !moved.is_null() {
+            count_allocation(new_size as isize - layout.size() as isize);
+        }
+        moved
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// The most bytes this thread held at once while running `f`, beyond what
+/// it held before.
+fn peak_allocation(f: impl FnOnce()) -> usize {
+    let before = LIVE.with(Cell::get);
+    PEAK.with(|peak| peak.set(before));
+    f();
+    (PEAK.with(Cell::get) - before).max(0) as usize
+}
+
+/// Reading and linting `bytes` (as an `.ani` or `.skl`) and dropping the
+/// result and any error, at its peak.
+fn read_peak(bytes: &[u8]) -> usize {
+    peak_allocation(|| {
+        if bytes.starts_with(b"SKL\0") {
+            drop(Skeleton::from_bytes(bytes));
+            drop(check_skl(bytes));
+        } else {
+            drop(Animation::from_bytes(bytes));
+            drop(check_ani(bytes, None));
+        }
+    })
+}
+
 #[test]
 fn a_tiny_file_claiming_two_billion_keys_is_refused_without_allocating_them() {
     let mut bytes = b"ANI\0".to_vec();
@@ -175,6 +250,38 @@ fn a_tiny_file_claiming_two_billion_keys_is_refused_without_allocating_them() {
         err.to_string(),
         "track 0 'Bip01', key 0: rotation needs 4 bytes at byte 37, but the file ends at byte 37"
     );
+    assert!(read_peak(&bytes) < 4096, "{} bytes reserved for a 37-byte file", read_peak(&bytes));
+}
+
+#[test]
+fn reading_reserves_at_most_a_small_multiple_of_the_file() {
+    let huge = 2_000_000_000i32;
+    let header = |magic: &[u8], fields: &[i32]| {
+        let mut bytes = magic.to_vec();
+        fields.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
+        bytes
+    };
+    let claims = [
+        ("two billion events", header(b"ANI\0", &[4000, huge])),
+        ("two billion tracks", header(b"ANI\0", &[4002, 0, 1000, huge])),
+        ("a two-billion-byte bone name", header(b"ANI\0", &[4000, 0, 1000, 1, huge])),
+        ("two billion bones", header(b"SKL\0", &[1000, huge])),
+    ];
+    for (what, bytes) in &claims {
+        let peak = read_peak(bytes);
+        assert!(peak < 4096, "{what}: {peak} bytes reserved for {} bytes", bytes.len());
+    }
+    // Whole files: reading or linting peaks at 1.6 to 2.6 times the file
+    // (a 4001 key grows from 20 bytes to 48 in memory).
+    let mut files = ani_assets();
+    files.push(("biped.skl".to_owned(), asset("biped.skl")));
+    for (name, bytes) in files {
+        let peak = read_peak(&bytes);
+        let ratio = peak as f64 / bytes.len() as f64;
+        // At least the file: the value read holds every key (this also
+        // shows the counting works).
+        assert!((1.0..=3.0).contains(&ratio), "{name}: {peak} bytes reserved for {} bytes", bytes.len());
+    }
 }
 
 fn file_string() -> impl Strategy<Value = FileString> {
