@@ -3,7 +3,7 @@
 //! identical rigs, in the same run. An app with the rigs and no player is
 //! the baseline that both include (transform propagation, scheduling).
 //!
-//! Run: `cargo bench --features plugin --bench pose`
+//! Run: `cargo bench --no-default-features --features plugin --bench pose`
 
 use std::time::Duration;
 

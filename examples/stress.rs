@@ -4,9 +4,11 @@
 //! 99th percentile over 300 frames): posing, events, transform propagation
 //! and scheduling, without drawing.
 //!
-//! Run: `cargo run --release --features plugin --example stress -- 2000`
-//! (one count), or with no count, doubling from 250 until a frame no longer
-//! fits in 16.7 ms, to find the largest N that holds 60 frames a second.
+//! Run: `cargo run --release --no-default-features --features plugin
+//! --example stress -- 2000` (one count), or with no count, doubling from
+//! 250 until a frame no longer fits in 16.7 ms, to find the largest N that
+//! holds 60 frames a second. (Without `--no-default-features` the viewer's
+//! renderer is built in release too, for nothing.)
 
 use std::time::{Duration, Instant};
 
