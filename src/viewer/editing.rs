@@ -16,6 +16,17 @@ use super::workspace::{Loaded, OpenAnimation, Origin, PATH_STEP_MS, ROOT_BONE, S
 /// The most versions kept for undo, per animation.
 const UNDO_LIMIT: usize = 200;
 
+/// Whether an edit is a step of its own for undo or part of the last one:
+/// a drag on a number field changes the value every frame, and undo should
+/// take back the whole drag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UndoStep {
+    /// A step of its own.
+    New,
+    /// Part of the last step: undo goes back to before that one.
+    ContinuesLast,
+}
+
 impl OpenAnimation {
     /// An open animation for a file's contents, with its asset.
     pub fn new(file: Loaded<Animation>, stores: &mut Stores) -> Self {
@@ -24,17 +35,21 @@ impl OpenAnimation {
     }
 
     /// Applies an edit. On success the previous version goes on the undo
-    /// list; on failure nothing changes and the error is returned.
+    /// list (unless the edit continues the last step); on failure nothing
+    /// changes and the error is returned.
     pub fn edit<E: std::fmt::Display>(
         &mut self,
         stores: &mut Stores,
         skeleton: Option<&Skeleton>,
+        step: UndoStep,
         change: impl FnOnce(&mut Animation) -> Result<(), E>,
     ) -> Result<(), String> {
         let mut edited = self.file.value.clone();
         change(&mut edited).map_err(|e| e.to_string())?;
         let before = std::mem::replace(&mut self.file.value, edited);
-        self.undo.push(before);
+        if step == UndoStep::New || self.undo.is_empty() {
+            self.undo.push(before);
+        }
         if self.undo.len() > UNDO_LIMIT {
             self.undo.remove(0);
         }
@@ -118,16 +133,28 @@ impl Workspace {
         self.skeleton.as_ref().map(|s| &s.value)
     }
 
-    /// Edits the current animation (see [`OpenAnimation::edit`]).
+    /// Edits the current animation, one undo step (see
+    /// [`OpenAnimation::edit`]).
     pub fn edit_current<E: std::fmt::Display>(
         &mut self,
         stores: &mut Stores,
         change: impl FnOnce(&mut Animation) -> Result<(), E>,
     ) -> Result<(), String> {
+        self.edit_current_as(stores, UndoStep::New, change)
+    }
+
+    /// Edits the current animation as a new undo step or as part of the
+    /// last one.
+    pub fn edit_current_as<E: std::fmt::Display>(
+        &mut self,
+        stores: &mut Stores,
+        step: UndoStep,
+        change: impl FnOnce(&mut Animation) -> Result<(), E>,
+    ) -> Result<(), String> {
         let skeleton = self.skeleton.as_ref().map(|s| s.value.clone());
         let current = self.current;
         let open = self.animations.get_mut(current).ok_or("no animation is open")?;
-        open.edit(stores, skeleton.as_ref(), change)
+        open.edit(stores, skeleton.as_ref(), step, change)
     }
 
     /// Opens an animation made in the viewer (a join, a mirror, ...) beside
@@ -153,7 +180,7 @@ mod tests {
     use bevy::asset::Assets;
     use bevy::ecs::system::SystemState;
     use bevy::ecs::world::World;
-    use glam::Quat;
+    use glam::{Quat, Vec3};
 
     use super::*;
     use crate::check::Severity;
@@ -184,7 +211,15 @@ mod tests {
             workspace.edit_current(&mut stores, |a| a.delete_key(99, 0).map(drop)).is_err(),
             "a bad edit is refused"
         );
+        // A drag: three changes, one step.
+        for x in [1.0, 2.0, 3.0] {
+            let step = if x == 1.0 { UndoStep::New } else { UndoStep::ContinuesLast };
+            workspace.edit_current_as(&mut stores, step, |a| a.set_key(4, 0, Some(Vec3::splat(x)), None)).unwrap();
+        }
         let open = &mut workspace.animations[0];
+        assert_eq!(open.undo.len(), 4);
+        assert!(open.undo(&mut stores, None));
+        assert_eq!(open.file.value.tracks[4].keys[0], before.tracks[4].keys[0], "the drag is undone whole");
         assert_eq!(open.undo.len(), 3);
         assert!(open.dirty);
         assert!(open.undo(&mut stores, None) && open.redo(&mut stores, None));

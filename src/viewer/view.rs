@@ -11,7 +11,8 @@ const LOG_LINES: usize = 200;
 /// View choices shared by the panels and the 3D stage.
 #[derive(Resource, Debug, Clone)]
 pub struct ViewState {
-    /// The selected bone, by name.
+    /// The selected bone, by its name's bytes as the files store it (a C
+    /// string), so that names in any encoding select.
     pub selected: Option<Vec<u8>>,
     /// Draw every bone's name in 3D.
     pub show_names: bool,
@@ -37,6 +38,9 @@ pub struct ViewState {
     pub confirm_close: bool,
     /// The event being edited, with its draft fields.
     pub event_draft: Option<EventDraft>,
+    /// A drag on a key field has made an undo step that its next frames
+    /// continue.
+    pub dragging_edit: bool,
 }
 
 /// An event's fields while they are being edited.
@@ -67,6 +71,7 @@ impl Default for ViewState {
             compare: None,
             confirm_close: false,
             event_draft: None,
+            dragging_edit: false,
         }
     }
 }

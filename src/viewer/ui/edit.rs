@@ -1,12 +1,13 @@
 //! Editing in the panels: the events (add at the playhead, change type,
 //! sub info and time, remove) and the selected bone's keys (add the pose at
 //! the playhead as a key, delete, move, set position and rotation). Every
-//! change is one undoable edit.
+//! change is one undoable edit; a drag on a field is one in all.
 
 use bevy::math::{EulerRot, Quat, Vec3};
 use bevy_egui::egui;
 
 use crate::format::{Event, FileString};
+use crate::viewer::editing::UndoStep;
 use crate::viewer::view::{EventDraft, ViewState};
 use crate::viewer::workspace::{Stores, Workspace};
 
@@ -132,22 +133,30 @@ pub fn key_editor(
             let mut position = stored.position.to_array();
             let (x, y, z) = stored.rotation.to_euler(EulerRot::XYZ);
             let mut euler = [x, y, z].map(f32::to_degrees);
-            let mut changed = false;
+            let (mut changed, mut dragging) = (false, false);
+            let mut field = |ui: &mut egui::Ui, value: egui::DragValue| {
+                let response = ui.add(value);
+                changed |= response.changed();
+                dragging |= response.dragged();
+            };
             egui::Grid::new("key fields").num_columns(4).show(ui, |ui| {
                 ui.label("time");
-                changed |= ui.add(egui::DragValue::new(&mut time).suffix(" ms")).changed();
+                field(ui, egui::DragValue::new(&mut time).suffix(" ms"));
                 ui.end_row();
                 ui.label("position");
                 for v in &mut position {
-                    changed |= ui.add(egui::DragValue::new(v).speed(0.1)).changed();
+                    field(ui, egui::DragValue::new(v).speed(0.1));
                 }
                 ui.end_row();
                 ui.label("euler XYZ°");
                 for v in &mut euler {
-                    changed |= ui.add(egui::DragValue::new(v).speed(0.5)).changed();
+                    field(ui, egui::DragValue::new(v).speed(0.5));
                 }
                 ui.end_row();
             });
+            // The frames of one drag make one undo step.
+            let step = if view.dragging_edit { UndoStep::ContinuesLast } else { UndoStep::New };
+            view.dragging_edit &= dragging;
             if changed {
                 let rotation = Quat::from_euler(
                     EulerRot::XYZ,
@@ -156,10 +165,12 @@ pub fn key_editor(
                     euler[2].to_radians(),
                 );
                 let rotation_changed = [x, y, z].map(f32::to_degrees) != euler;
-                result = Some(workspace.edit_current(stores, |a| {
+                let edited = workspace.edit_current_as(stores, step, |a| {
                     a.set_key(track, key, Some(Vec3::from_array(position)), rotation_changed.then_some(rotation))?;
                     a.move_key(track, key, time).map(drop)
-                }));
+                });
+                view.dragging_edit |= dragging && edited.is_ok();
+                result = Some(edited);
             }
             if ui.button("Delete this key").clicked() {
                 result = Some(workspace.edit_current(stores, |a| a.delete_key(track, key).map(drop)));
