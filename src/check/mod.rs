@@ -78,11 +78,7 @@ fn check_string(out: &mut Vec<Finding>, offset: usize, what: &str, s: &crate::fo
             Severity::Warning,
             "zero-byte",
             offset,
-            format!(
-                "{what} '{}' holds a zero byte: the client cuts it to '{}'",
-                s.to_text(),
-                String::from_utf8_lossy(s.c_str())
-            ),
+            format!("{what} '{}' holds a zero byte: the client cuts it to '{}'", s.to_text(), s.name_text()),
         ));
     }
 }
