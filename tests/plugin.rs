@@ -47,9 +47,12 @@ fn app(dir: &Path) -> App {
 #[derive(Resource, Default)]
 struct Fired(Vec<AniEventFired>);
 
-/// Updates until `done` holds (waiting for the asset server's threads).
+/// Updates until `done` holds (waiting for the asset server's threads and
+/// the file watcher), for up to half a minute of wall time: CI machines
+/// running every test at once can be slow.
 fn run_until(app: &mut App, what: &str, mut done: impl FnMut(&mut App) -> bool) {
-    for _ in 0..2000 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while std::time::Instant::now() < deadline {
         app.update();
         if done(app) {
             return;
@@ -399,9 +402,12 @@ fn korean_names_bind_a_silent_duplicate_track_changes_nothing_and_the_root_bone_
     let mut app = app(dir.path());
     let server = app.world().resource::<AssetServer>().clone();
     let player = AniPlayer::new(server.load("korean.ani"));
-    let rig = app.world_mut().spawn((SklRig::new(server.load("korean.skl")), player)).id();
+    let rig = app.world_mut().spawn((SklRig::new(server.load("korean.skl")), player.clone())).id();
+    // A rig whose skeleton never arrives never binds, though its clip has.
+    let waiting = app.world_mut().spawn((SklRig::new(server.load("missing.skl")), player)).id();
     run_until(&mut app, "the rig to bind", |app| app.world().get::<AniBinding>(rig).is_some_and(|b| b.is_bound()));
     assert!(app.world().get::<AniBinding>(rig).unwrap().unbound_tracks.is_empty());
+    assert!(!app.world().get::<AniBinding>(waiting).unwrap().is_bound());
     seek(&mut app, rig, 250.0);
     let pure = Rig::new(&skeleton).unwrap();
     let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();

@@ -17,7 +17,7 @@ use crate::format::Track;
 
 use super::assets::AniClip;
 use super::axes::Axes;
-use super::rig::BoneRest;
+use super::rig::{BoneRest, RigBones, SklRig};
 
 /// Plays an [`AniClip`] on the named descendants of its entity (a rig
 /// spawned by [`super::SklRig`], a glTF scene, or any hierarchy of named
@@ -121,7 +121,8 @@ pub struct AniBinding {
 }
 
 impl AniBinding {
-    /// Whether the clip has been bound.
+    /// Whether the clip has been bound (on an [`SklRig`], to its spawned
+    /// bones).
     pub fn is_bound(&self) -> bool {
         self.clip.is_some()
     }
@@ -160,6 +161,10 @@ pub struct AniEventFired {
 /// A change that can alter what a player's tracks bind to.
 type Regrowth = Or<(Changed<Children>, Changed<Name>)>;
 
+/// Players ready to bind: any but an [`SklRig`] whose bones are not
+/// spawned yet.
+type Bindable = Or<(Without<SklRig>, With<RigBones>)>;
+
 /// The hierarchy as binding sees it: links both ways, and what changed.
 #[derive(SystemParam)]
 pub struct Hierarchy<'w, 's> {
@@ -170,13 +175,16 @@ pub struct Hierarchy<'w, 's> {
 }
 
 /// Binds each player's tracks to its descendants by name when the clip
-/// arrives or changes, the file is reloaded, or the hierarchy changes.
+/// arrives or changes, the file is reloaded, or the hierarchy changes. A
+/// player on an [`SklRig`] waits for the rig's bones, so that a clip loaded
+/// before its skeleton is never reported as bound with every track
+/// unbound.
 pub fn bind_players(
     mut commands: Commands,
     mut clip_events: MessageReader<AssetEvent<AniClip>>,
     hierarchy: Hierarchy,
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(Entity, &AniPlayer, &mut AniBinding)>,
+    mut players: Query<(Entity, &AniPlayer, &mut AniBinding), Bindable>,
     names: Query<(&Name, &Transform, Option<&BoneRest>)>,
 ) {
     let reloaded: Vec<AssetId<AniClip>> = clip_events

@@ -19,7 +19,7 @@ use bevy::render::{Render, RenderApp, RenderSystems};
 use super::stage::ViewedRig;
 use super::view::ViewState;
 use crate::file::new_file_permissions;
-use crate::plugin::{AniBinding, AniPlayer, RigBones};
+use crate::plugin::{AniBinding, AniPlayer};
 
 /// Frames in a row with nothing compiling before a capture.
 const SETTLED_FRAMES: u32 = 8;
@@ -80,12 +80,12 @@ pub fn run_capture(
     mut capture: ResMut<Capture>,
     waiting: Res<PipelinesWaiting>,
     view: Res<ViewState>,
-    rigs: Query<(&AniBinding, Option<&RigBones>), With<ViewedRig>>,
+    rigs: Query<&AniBinding, With<ViewedRig>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     match capture.state.clone() {
         CaptureState::Waiting(settled) => {
-            let posed = rigs.iter().any(|(binding, bones)| binding.is_bound() && bones.is_some());
+            let posed = rigs.iter().any(AniBinding::is_bound);
             let quiet =
                 waiting.0.load(Ordering::Relaxed) == 0 && posed && !view.frame_requested && view.stage_rect.is_some();
             capture.state = CaptureState::Waiting(if quiet { settled + 1 } else { 0 });
