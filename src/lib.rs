@@ -18,9 +18,13 @@
 //! # }
 //! ```
 //!
-//! - [`format`](mod@format): `.ani`, `.skl` and model configs as plain values, read and
+//! - [`format`](mod@format): `.ani`, `.skl`, `.msh`, `.cms`, model configs and
+//!   material scripts as plain values, read and
 //!   written byte for byte, with errors that say where.
 //! - [`anim`]: sampling by the client's rules, clocks, forward kinematics.
+//! - [`resource`]: resource folders as the client searches them, and model
+//!   configs resolved into characters (skeleton, meshes, materials,
+//!   textures, animations).
 //! - [`check`]: the lint behind `io3d check`: what would break in the game.
 //! - `json` (feature `json`): the JSON form behind `io3d dump` and
 //!   `io3d build`.
@@ -38,6 +42,7 @@ pub mod format;
 pub mod json;
 #[cfg(feature = "plugin")]
 pub mod plugin;
+pub mod resource;
 #[cfg(feature = "viewer")]
 pub mod viewer;
 

@@ -1,5 +1,5 @@
-//! Playing animations by the client's rules: sampling keys, clocks, and
-//! forward kinematics over a skeleton; editing them as the game's tools do
+//! Playing animations by the client's rules: sampling keys, clocks,
+//! forward kinematics over a skeleton and skinning meshes on it; editing them as the game's tools do
 //! (events, keys, join, trim, resample, mirror, retarget). Pure math over the [`crate::format`]
 //! values; nothing here knows about Bevy.
 
@@ -12,6 +12,7 @@ pub mod path;
 pub mod retarget;
 pub mod rig;
 pub mod sample;
+pub mod skin;
 
 pub use clock::{RepeatMode, Step};
 pub use edit::{EditError, join, resample, trim};
@@ -21,3 +22,4 @@ pub use path::{RootPath, root_path};
 pub use retarget::{BoneMap, retarget, suggest_map};
 pub use rig::{Binding, Rig};
 pub use sample::{BonePose, poses, sample_keys, slerp, track_pose};
+pub use skin::{MeshBinding, SkinnedVertices, skin, skin_on};

@@ -12,6 +12,9 @@ pub struct Rig {
     pub names: Vec<Vec<u8>>,
     /// Each bone's rest pose relative to its parent.
     pub rest: Vec<BonePose>,
+    /// Each bone's stored inverse bind pose (model space into the bone's
+    /// space), which skinning uses rather than one computed from `rest`.
+    pub inverse_binds: Vec<BonePose>,
     /// Bone indices, parents before children.
     pub order: Vec<usize>,
     /// Each bone's parent, `None` for the root.
@@ -42,6 +45,11 @@ impl Rig {
         Ok(Self {
             names: skeleton.bones.iter().map(|b| b.name.c_str().to_vec()).collect(),
             rest: skeleton.bones.iter().map(|b| BonePose { position: b.position, rotation: b.rotation }).collect(),
+            inverse_binds: skeleton
+                .bones
+                .iter()
+                .map(|b| BonePose { position: b.inverse_bind_position, rotation: b.inverse_bind_rotation })
+                .collect(),
             order: hierarchy.order,
             parents: hierarchy.parents,
         })

@@ -127,36 +127,39 @@ impl AniCheck<'_> {
         let total = self.animation.total_ms;
         for (k, key) in track.keys.iter().enumerate() {
             let offset = self.layout.key(version, t, k);
-            let at = format!("{place}, key {k}");
+            let at = (place, "key", k);
             if let Some(prev) = k.checked_sub(1).map(|p| track.keys[p].time_ms) {
                 let (severity, how) =
                     if key.time_ms < prev { (Severity::Error, "goes back") } else { (Severity::Warning, "repeats") };
                 if key.time_ms <= prev {
-                    out.push(Finding::new(
+                    out.push(Finding::on_item(
                         severity,
                         "key-order",
                         offset,
-                        format!("{at}: time {} ms {how} (previous key at {prev} ms)", key.time_ms),
+                        at,
+                        format!("time {} ms {how} (previous key at {prev} ms)", key.time_ms),
                     ));
                 }
             }
             if key.time_ms > total || key.time_ms < 0 {
-                out.push(Finding::new(
+                out.push(Finding::on_item(
                     Severity::Warning,
                     "key-outside",
                     offset,
-                    format!("{at}: time {} ms is outside 0..{total} ms", key.time_ms),
+                    at,
+                    format!("time {} ms is outside 0..{total} ms", key.time_ms),
                 ));
             }
             if not_finite(&key.position.to_array()) {
-                out.push(Finding::new(
+                out.push(Finding::on_item(
                     Severity::Error,
                     "not-finite",
                     offset,
-                    format!("{at}: position is {}", key.position),
+                    at,
+                    format!("position is {}", key.position),
                 ));
             }
-            self.rotation(out, offset, &at, key.rotation, key.packed);
+            self.rotation(out, offset, at, key.rotation, key.packed);
         }
     }
 
@@ -164,31 +167,31 @@ impl AniCheck<'_> {
         &self,
         out: &mut Vec<Finding>,
         offset: usize,
-        at: &str,
+        at: (&str, &'static str, usize),
         rotation: Quat,
         packed: Option<PackedRotation>,
     ) {
         if let Some(PackedRotation::SmallThree(word)) = packed
             && decode_small_three(word).nan_in_client
         {
-            out.push(Finding::new(
+            out.push(Finding::on_item(
                 Severity::Error,
                 "small-three-nan",
                 offset,
-                format!(
-                    "{at}: rotation word {word:#010x} decodes to NaN in the client (shown with the lost component as 0)"
-                ),
+                at,
+                format!("rotation word {word:#010x} decodes to NaN in the client (shown with the lost component as 0)"),
             ));
             return;
         }
         if not_finite(&rotation.to_array()) {
-            out.push(Finding::new(Severity::Error, "not-finite", offset, format!("{at}: rotation is {rotation}")));
+            out.push(Finding::on_item(Severity::Error, "not-finite", offset, at, format!("rotation is {rotation}")));
         } else if (rotation.length() - 1.0).abs() > UNIT_TOLERANCE {
-            out.push(Finding::new(
+            out.push(Finding::on_item(
                 Severity::Warning,
                 "not-unit",
                 offset,
-                format!("{at}: rotation has length {:.4}, far from 1", rotation.length()),
+                at,
+                format!("rotation has length {:.4}, far from 1", rotation.length()),
             ));
         }
     }

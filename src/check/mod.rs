@@ -2,9 +2,15 @@
 //! the game, each finding with its byte offset and a one-line reason.
 
 mod ani;
+mod links;
+mod material;
+mod msh;
 mod skl;
 
 pub use ani::check_ani;
+pub use links::check_character;
+pub use material::check_material;
+pub use msh::{check_cms, check_mesh_bones, check_msh};
 pub use skl::check_skl;
 
 use std::fmt;
@@ -43,12 +49,112 @@ pub struct Finding {
     pub offset: usize,
     /// The reason, in one line, naming the part ("track 3 'Bip01 Spine'").
     pub message: String,
+    /// The numbered item it is about (a key, a vertex, a face), so that
+    /// runs of the same finding on consecutive items can be shown as one
+    /// line ([`group`]).
+    #[cfg_attr(feature = "json", serde(skip))]
+    pub item: Option<Item>,
+}
+
+/// A numbered item within a part of a file: key 7 of track 3, vertex 12 of
+/// the weights.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    /// The part that holds it ("track 3 'Bip01 Spine'"; may be empty).
+    pub within: String,
+    /// What it is ("key", "vertex", "face").
+    pub unit: &'static str,
+    /// Its index.
+    pub index: usize,
+    /// The reason, without the place.
+    pub detail: String,
 }
 
 impl Finding {
     /// A finding.
     pub fn new(severity: Severity, rule: &'static str, offset: usize, message: impl Into<String>) -> Self {
-        Self { severity, rule, offset, message: message.into() }
+        Self { severity, rule, offset, message: message.into(), item: None }
+    }
+
+    /// A finding about item `index` of `within` (key 4 of a track, vertex
+    /// 9 of a mesh): the message names them before `detail`.
+    pub fn on_item(
+        severity: Severity,
+        rule: &'static str,
+        offset: usize,
+        (within, unit, index): (&str, &'static str, usize),
+        detail: impl Into<String>,
+    ) -> Self {
+        let detail = detail.into();
+        let place = if within.is_empty() { format!("{unit} {index}") } else { format!("{within}, {unit} {index}") };
+        let message = format!("{place}: {detail}");
+        Self { severity, rule, offset, message, item: Some(Item { within: within.to_owned(), unit, index, detail }) }
+    }
+}
+
+/// Findings as people read them: runs of one rule on consecutive items of
+/// one part (keys 4 to 8 of a track) become one line. Findings keep their
+/// order of first appearance.
+pub fn group(findings: &[Finding]) -> Vec<Grouped<'_>> {
+    let mut groups: Vec<Grouped<'_>> = Vec::new();
+    // The open run of each rule and part: where it is in `groups`.
+    let mut open: std::collections::HashMap<(&str, Severity, &str, &str), usize> = std::collections::HashMap::new();
+    for finding in findings {
+        let Some(item) = &finding.item else {
+            groups.push(Grouped { first: finding, last: None, count: 1 });
+            continue;
+        };
+        let key = (finding.rule, finding.severity, item.within.as_str(), item.unit);
+        if let Some(&g) = open.get(&key) {
+            let group = &mut groups[g];
+            let last = group.last.map_or(group.first, |l| l);
+            if last.item.as_ref().is_some_and(|l| l.index + 1 == item.index) {
+                group.last = Some(finding);
+                group.count += 1;
+                continue;
+            }
+        }
+        open.insert(key, groups.len());
+        groups.push(Grouped { first: finding, last: None, count: 1 });
+    }
+    groups
+}
+
+/// A run of findings of one rule on consecutive items, or one finding.
+#[derive(Debug, Clone, Copy)]
+pub struct Grouped<'a> {
+    /// The first finding of the run.
+    pub first: &'a Finding,
+    /// The last, when the run has more than one.
+    pub last: Option<&'a Finding>,
+    /// How many findings it stands for.
+    pub count: usize,
+}
+
+impl fmt::Display for Grouped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (Some(last), Some(item), Some(last_item)) =
+            (self.last, &self.first.item, self.last.and_then(|l| l.item.as_ref()))
+        else {
+            return self.first.fmt(f);
+        };
+        let within = if item.within.is_empty() { String::new() } else { format!("{}, ", item.within) };
+        write!(
+            f,
+            "{} [{}] at bytes {} to {}: {within}{}s {} to {} ({} {}s; {} {}: {})",
+            self.first.severity,
+            self.first.rule,
+            self.first.offset,
+            last.offset,
+            item.unit,
+            item.index,
+            last_item.index,
+            self.count,
+            item.unit,
+            item.unit,
+            item.index,
+            item.detail
+        )
     }
 }
 
@@ -94,6 +200,56 @@ fn check_trailing(out: &mut Vec<Finding>, offset: usize, trailing: &[u8]) {
     }
 }
 
+/// Where each line of a text file starts, to turn line numbers into the
+/// byte offsets findings carry.
+pub struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    /// The line starts of `bytes` (lines end at `\n`).
+    pub fn new(bytes: &[u8]) -> Self {
+        let ends = bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1);
+        Self(std::iter::once(0).chain(ends).collect())
+    }
+
+    /// The byte offset of line `line` (from 1); the last line's for lines
+    /// past the end.
+    pub fn offset(&self, line: usize) -> usize {
+        self.0.get(line.saturating_sub(1)).or(self.0.last()).copied().unwrap_or(0)
+    }
+}
+
+/// The first line (from 1) whose text, trimmed, is `text` (a file name in a
+/// model config), or 1.
+pub fn line_of(bytes: &[u8], text: &str) -> usize {
+    bytes
+        .split(|&b| b == b'\n')
+        .position(|line| crate::format::string::decode_text(line).trim() == text)
+        .map_or(1, |i| i + 1)
+}
+
 /// How far from unit length a rotation may be before it is reported
 /// (4002 keys are never renormalised, and are off by about 1e-5).
 const UNIT_TOLERANCE: f32 = 0.01;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_on_consecutive_items_become_one_line() {
+        let key = |rule, k| {
+            Finding::on_item(Severity::Warning, rule, 100 + k, ("track 0 'Bip01'", "key", k), format!("detail {k}"))
+        };
+        let findings =
+            [key("not-unit", 4), key("key-order", 4), key("not-unit", 5), key("not-unit", 6), key("not-unit", 9)];
+        let lines: Vec<String> = group(&findings).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "warning [not-unit] at bytes 104 to 106: track 0 'Bip01', keys 4 to 6 (3 keys; key 4: detail 4)",
+                "warning [key-order] at byte 104: track 0 'Bip01', key 4: detail 4",
+                "warning [not-unit] at byte 109: track 0 'Bip01', key 9: detail 9",
+            ]
+        );
+    }
+}

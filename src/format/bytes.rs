@@ -118,6 +118,11 @@ impl<'a> Reader<'a> {
         self.array(what).map(i32::from_le_bytes)
     }
 
+    /// Reads a little-endian `u16`.
+    pub fn u16(&mut self, what: &'static str) -> Result<u16, ReadError> {
+        self.array(what).map(u16::from_le_bytes)
+    }
+
     /// Reads a little-endian `u32`.
     pub fn u32(&mut self, what: &'static str) -> Result<u32, ReadError> {
         self.array(what).map(u32::from_le_bytes)
@@ -130,10 +135,7 @@ impl<'a> Reader<'a> {
 
     /// Reads `N` consecutive `f32`s.
     pub fn f32s<const N: usize>(&mut self, what: &'static str) -> Result<[f32; N], ReadError> {
-        let bytes = self.take(4 * N, what)?;
-        Ok(std::array::from_fn(|i| {
-            f32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]])
-        }))
+        self.take(4 * N, what).map(f32s_at)
     }
 
     /// Reads a `vec3` (x, y, z).
@@ -162,6 +164,29 @@ impl<'a> Reader<'a> {
         count.min(self.remaining() / item_size.max(1))
     }
 
+    /// Reads `count` items of `size` bytes each (vertices, indices) in one
+    /// piece, each decoded by `parse`. A file too short for all of them
+    /// fails at the first item it cannot hold, returning that item's index
+    /// with the error, so that a message can name the vertex or face.
+    pub fn items<T>(
+        &mut self,
+        count: usize,
+        size: usize,
+        what: &'static str,
+        parse: impl Fn(&[u8]) -> T,
+    ) -> Result<Vec<T>, (usize, ReadError)> {
+        match count.checked_mul(size) {
+            Some(total) if total <= self.remaining() => {
+                Ok(self.take(total, what).map_err(|e| (0, e))?.chunks_exact(size.max(1)).map(parse).collect())
+            }
+            _ => {
+                let whole = self.remaining() / size.max(1);
+                self.take(whole * size, what).map_err(|e| (0, e))?;
+                Err((whole, ReadError::Truncated { what, at: self.pos, needed: size, len: self.data.len() }))
+            }
+        }
+    }
+
     /// Reads a string: an `i32` length, then that many bytes. A length of
     /// zero or less is the empty string and consumes nothing more, as in the
     /// client; the stored length is kept so the file writes back the same.
@@ -176,6 +201,21 @@ impl<'a> Reader<'a> {
         }
         Ok(FileString::from(self.take(len as usize, what)?))
     }
+}
+
+/// Decodes a little-endian `vec3` from 12 bytes (for [`Reader::items`]).
+pub fn vec3_at(bytes: &[u8]) -> Vec3 {
+    Vec3::from_array(f32s_at(bytes))
+}
+
+/// Decodes `N` little-endian `f32`s from the start of `bytes`.
+pub fn f32s_at<const N: usize>(bytes: &[u8]) -> [f32; N] {
+    std::array::from_fn(|i| f32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]))
+}
+
+/// Decodes `N` little-endian `i32`s from the start of `bytes`.
+pub fn i32s_at<const N: usize>(bytes: &[u8]) -> [i32; N] {
+    std::array::from_fn(|i| i32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]))
 }
 
 /// Appends little-endian values to a byte vector.
@@ -202,6 +242,11 @@ impl Writer {
 
     /// Appends an `i32`.
     pub fn i32(&mut self, v: i32) {
+        self.bytes(&v.to_le_bytes());
+    }
+
+    /// Appends a `u16`.
+    pub fn u16(&mut self, v: u16) {
         self.bytes(&v.to_le_bytes());
     }
 

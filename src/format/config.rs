@@ -14,16 +14,22 @@ pub struct ModelConfig {
     pub animations: Vec<String>,
     /// Mesh names, from `#MESH_LIST`.
     pub meshes: Vec<String>,
+    /// The collision mesh file (`.cms`, or a `.msh`), from
+    /// `#COLLISION_MESH`.
+    pub collision_mesh: Option<String>,
 }
 
 /// Why a text is not a model config.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ConfigError {
-    /// `#SKELETON` is the last line, with no file name after it.
-    #[error("line {line}: #SKELETON has no file name after it")]
-    MissingSkeleton {
-        /// Line number (from 1) of `#SKELETON`.
+    /// `#SKELETON` or `#COLLISION_MESH` is the last line, with no file
+    /// name after it.
+    #[error("line {line}: {token} has no file name after it")]
+    MissingFileName {
+        /// Line number (from 1) of the token.
         line: usize,
+        /// The token.
+        token: &'static str,
     },
     /// A list has no end token.
     #[error("line {line}: {section} is never closed by {end}")]
@@ -66,10 +72,8 @@ impl ModelConfig {
         let mut config = Self::default();
         while let Some((number, line)) = lines.next() {
             match line {
-                "#SKELETON" => {
-                    let (_, name) = lines.next().ok_or(ConfigError::MissingSkeleton { line: number })?;
-                    config.skeleton = Some(name.to_owned());
-                }
+                "#SKELETON" => config.skeleton = Some(file_name(&mut lines, number, "#SKELETON")?),
+                "#COLLISION_MESH" => config.collision_mesh = Some(file_name(&mut lines, number, "#COLLISION_MESH")?),
                 "#MODEL_END" => break,
                 _ if line == ANIMATIONS.0 => config.animations = read_list(&mut lines, number, ANIMATIONS)?,
                 _ if line == MESHES.0 => config.meshes = read_list(&mut lines, number, MESHES)?,
@@ -79,6 +83,14 @@ impl ModelConfig {
         }
         Ok(config)
     }
+}
+
+fn file_name<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    line: usize,
+    token: &'static str,
+) -> Result<String, ConfigError> {
+    lines.next().map(|(_, name)| name.to_owned()).ok_or(ConfigError::MissingFileName { line, token })
 }
 
 fn read_list<'a>(
@@ -107,11 +119,12 @@ mod tests {
     fn parses_lists_and_skips_unknown_sections() {
         let text = "; a model\r\n#MODEL_CFG\r\n#SKELETON\r\n  biped.skl\r\n#AABOX\r\n-1 0 -1\r\n1 2 1\r\n\
                     #ANIMATION_LIST\r\nwalk.ani\r\n; old: run.ani\r\nidle.ani\r\n#ANIMATION_LIST_END\r\n\
-                    #MESH_LIST\r\nbody\r\n#MESH_LIST_END\r\n#MODEL_END\r\n#SKELETON\r\nignored.skl\r\n";
+                    #MESH_LIST\r\nbody\r\n#MESH_LIST_END\r\n#COLLISION_MESH\r\nbody.cms\r\n#MODEL_END\r\n#SKELETON\r\nignored.skl\r\n";
         let config = ModelConfig::parse(text.as_bytes()).unwrap();
         assert_eq!(config.skeleton.as_deref(), Some("biped.skl"));
         assert_eq!(config.animations, ["walk.ani", "idle.ani"]);
         assert_eq!(config.meshes, ["body"]);
+        assert_eq!(config.collision_mesh.as_deref(), Some("body.cms"));
     }
 
     #[test]
@@ -120,6 +133,9 @@ mod tests {
         assert_eq!(err.to_string(), "line 2: #ANIMATION_LIST is never closed by #ANIMATION_LIST_END");
         let err = ModelConfig::parse(b"#ANIMATION_LIST\nwalk.ani\n#MESH_LIST\n").unwrap_err();
         assert!(matches!(err, ConfigError::TokenInList { line: 3, .. }));
-        assert_eq!(ModelConfig::parse(b"#SKELETON\n").unwrap_err(), ConfigError::MissingSkeleton { line: 1 });
+        assert_eq!(
+            ModelConfig::parse(b"#SKELETON\n").unwrap_err(),
+            ConfigError::MissingFileName { line: 1, token: "#SKELETON" }
+        );
     }
 }

@@ -1,9 +1,13 @@
 //! The io3D file formats as plain Rust values, read and written byte for
-//! byte. Nothing here knows about time or Bevy.
+//! byte: animations, skeletons, meshes, collision meshes, model configs and
+//! material scripts. Nothing here knows about time or Bevy.
 
 pub mod ani;
 pub mod bytes;
+pub mod cms;
 pub mod config;
+pub mod material;
+pub mod msh;
 pub mod place;
 pub mod rotation;
 pub mod skl;
@@ -12,7 +16,13 @@ pub mod write;
 
 pub use ani::{AniError, AniLayout, AniVersion, Animation, Event, Key, ReadOptions, Track};
 pub use bytes::ReadError;
+pub use cms::{CmsError, Collision};
 pub use config::{ConfigError, ModelConfig};
+pub use material::{
+    AddressMode, AlphaTest, BlendFactor, BlendOp, CompareFunc, Cull, CustomParam, CustomValue, Filtering, Material,
+    MaterialError, MaterialScript, MaterialWarning, Pass, SceneBlend, Technique, TextureUnit,
+};
+pub use msh::{ControlPoint, Mesh, MshError, MshLayout, Submesh, VertexArray, VertexMask, Weights};
 pub use place::Place;
 pub use rotation::PackedRotation;
 pub use skl::{Bone, Hierarchy, HierarchyError, HierarchyProblem, Skeleton, SklError, SklLayout};

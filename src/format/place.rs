@@ -34,6 +34,22 @@ pub enum Place {
         /// Index in the child list.
         child: usize,
     },
+    /// A submesh record of a `.msh`.
+    Submesh(usize),
+    /// A vertex in one of a mesh's arrays (`"position"`, `"weights"`, ...).
+    Vertex {
+        /// The array.
+        array: &'static str,
+        /// Vertex index.
+        vertex: usize,
+    },
+    /// A name in a mesh's bone-name list (counted as stored, skipped
+    /// entries included).
+    MeshBone(usize),
+    /// A triangle of a mesh's index list.
+    Face(usize),
+    /// A control point of a version 2002 `.msh`.
+    ControlPoint(usize),
     /// Whatever follows the last track or bone.
     Trailer,
 }
@@ -49,6 +65,11 @@ impl fmt::Display for Place {
             Self::Bone(i, None) => write!(f, "bone {i}"),
             Self::Bone(i, Some(name)) => write!(f, "bone {i} '{name}'"),
             Self::Child { bone, name, child } => write!(f, "bone {bone} '{name}', child {child}"),
+            Self::Submesh(i) => write!(f, "submesh {i}"),
+            Self::Vertex { array, vertex } => write!(f, "{array} of vertex {vertex}"),
+            Self::MeshBone(i) => write!(f, "bone name {i} of the weights"),
+            Self::Face(i) => write!(f, "face {i}"),
+            Self::ControlPoint(i) => write!(f, "control point {i}"),
             Self::Trailer => write!(f, "trailer"),
         }
     }

@@ -39,6 +39,38 @@ pub enum WriteProblem {
     /// compressed for versions 4001 and 4002.
     #[error("rotation {0:?} cannot be normalised for compression")]
     Unencodable([f32; 4]),
+    /// A mesh array whose length is not the vertex count (or that is not
+    /// empty while its mask bit is clear).
+    #[error("{what} has {len} entries, but the mask and vertex count say {expected}")]
+    ArrayLength {
+        /// Which array.
+        what: &'static str,
+        /// Entries it has.
+        len: usize,
+        /// Entries the file stores.
+        expected: usize,
+    },
+    /// A block present without its mask bit, or missing with it.
+    #[error("{what} is {} but mask bit {bit} is {}", if *present { "present" } else { "missing" }, if *present { "clear" } else { "set" })]
+    MaskBit {
+        /// Which block.
+        what: &'static str,
+        /// The bit.
+        bit: u32,
+        /// Whether the block is there.
+        present: bool,
+    },
+    /// An index list that does not end on a whole triangle.
+    #[error("{0} indices do not make whole triangles")]
+    PartialFace(usize),
+    /// Control points in a mesh whose version does not store them.
+    #[error("{count} control points, but only version 2002 stores them (this mesh is version {version})")]
+    ControlPointsNeed2002 {
+        /// How many there are.
+        count: usize,
+        /// The mesh's version.
+        version: i32,
+    },
 }
 
 impl WriteProblem {

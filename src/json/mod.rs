@@ -1,4 +1,6 @@
-//! The JSON form of `.ani` and `.skl` files (`io3d dump` and `io3d build`).
+//! The JSON form of every binary file (`io3d dump` and `io3d build`):
+//! `.ani` and `.skl` here, `.msh` and `.cms` in [`mesh`], and material
+//! scripts in [`material`].
 //! Dumping then building gives the same bytes: floats, NaN payloads,
 //! non-UTF-8 strings, stored rotation words and trailing bytes all survive
 //! (see [`values`] for how).
@@ -15,13 +17,16 @@
 //!    "keys":[{"time_ms":0,"position":[0.0,80.0,0.0],"rotation":[0.0,0.0,0.0,1.0],"packed":[2147450879,2147483647]}]}]}
 //! ```
 
+pub mod material;
+pub mod mesh;
 pub mod values;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::format::{
-    AniVersion, Animation, Bone, Event, Key, PackedRotation, Place, Skeleton, Track, WriteError, skl::SKL_VERSION,
+    AniVersion, Animation, Bone, Collision, Event, Key, MaterialScript, Mesh, PackedRotation, Place, Skeleton, Track,
+    WriteError, skl::SKL_VERSION,
 };
 use values::{JsonF32, JsonString, decode_hex, floats, unfloats};
 
@@ -32,6 +37,12 @@ pub enum Document {
     Ani(Animation),
     /// An `.skl`.
     Skl(Skeleton),
+    /// A `.msh` (boxed: a mesh value is large).
+    Msh(Box<Mesh>),
+    /// A `.cms`.
+    Cms(Collision),
+    /// A material script.
+    Material(MaterialScript),
 }
 
 /// Why JSON does not describe a file.
@@ -41,7 +52,7 @@ pub enum JsonError {
     #[error("{0}")]
     Syntax(#[from] serde_json::Error),
     /// The `format` field is missing or unknown.
-    #[error("\"format\" is {0:?}; expected \"ani\" or \"skl\"")]
+    #[error("\"format\" is {0:?}; expected \"ani\", \"skl\", \"msh\", \"cms\" or \"material\"")]
     UnknownFormat(Option<String>),
     /// A version the format does not have.
     #[error("{format} version {found} is unknown (accepted: {accepted})")]
@@ -71,6 +82,9 @@ pub fn to_json(document: &Document) -> String {
     let result = match document {
         Document::Ani(a) => serde_json::to_string_pretty(&AniDoc::from(a)),
         Document::Skl(s) => serde_json::to_string_pretty(&SklDoc::from(s)),
+        Document::Msh(m) => serde_json::to_string_pretty(&mesh::MshDoc::from(m.as_ref())),
+        Document::Cms(c) => serde_json::to_string_pretty(&mesh::CmsDoc::from(c)),
+        Document::Material(m) => serde_json::to_string_pretty(&material::MaterialDoc::from(m)),
     };
     result.expect("JSON values with string keys always serialise")
 }
@@ -84,6 +98,9 @@ pub fn from_json(text: &str) -> Result<Document, JsonError> {
     let document = match serde_json::from_str::<Probe>(text)?.format.as_deref() {
         Some("ani") => Document::Ani(serde_json::from_str::<AniDoc>(text)?.into_animation()?),
         Some("skl") => Document::Skl(serde_json::from_str::<SklDoc>(text)?.into_skeleton()?),
+        Some("msh") => Document::Msh(Box::new(serde_json::from_str::<mesh::MshDoc>(text)?.into_mesh()?)),
+        Some("cms") => Document::Cms(serde_json::from_str::<mesh::CmsDoc>(text)?.into_collision()?),
+        Some("material") => Document::Material(serde_json::from_str::<material::MaterialDoc>(text)?.into_script()?),
         other => return Err(JsonError::UnknownFormat(other.map(str::to_owned))),
     };
     document.to_bytes()?;
@@ -96,6 +113,20 @@ impl Document {
         match self {
             Self::Ani(a) => a.to_bytes(),
             Self::Skl(s) => s.to_bytes(),
+            Self::Msh(m) => m.to_bytes(),
+            Self::Cms(c) => c.to_bytes(),
+            Self::Material(m) => Ok(m.to_bytes()),
+        }
+    }
+
+    /// What kind of file it is, for messages ("an animation").
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Ani(_) => "an animation",
+            Self::Skl(_) => "a skeleton",
+            Self::Msh(_) => "a mesh",
+            Self::Cms(_) => "a collision mesh",
+            Self::Material(_) => "a material script",
         }
     }
 }
@@ -344,7 +375,32 @@ mod tests {
             keys: vec![Key::new(0, glam::Vec3::new(0.1, 80.0, -0.0), glam::Quat::from_rotation_y(0.3))],
         });
         a.trailing = vec![0xde, 0xad];
-        for document in [Document::Skl(skeleton), Document::Ani(a)] {
+        let mesh = Mesh {
+            version: 2002,
+            mesh_type: 1,
+            mask: crate::format::VertexMask(1 | 8 | 256),
+            vertex_count: 1,
+            positions: vec![glam::Vec3::new(f32::NAN, 1.0, -0.0)],
+            uv0: vec![glam::Vec2::new(0.5, 1.0)],
+            weights: Some(crate::format::Weights {
+                names: vec![crate::format::FileString::empty_with_length(-1), "Bip01".into()],
+                weights: vec![[1.0, 0.0, 0.0, 0.0]],
+                bones: vec![[0.0; 4]],
+            }),
+            indices: vec![0, 0, 0],
+            control_points: vec![crate::format::ControlPoint { kind: "trailend_2".into(), ..Default::default() }],
+            trailing: vec![1],
+            ..Mesh::default()
+        };
+        let collision = Collision { positions: vec![glam::Vec3::X], indices: vec![0, 0, 0], trailing: vec![] };
+        let script = MaterialScript::parse(b"material A\r\n{\r\n}\r\n\xb0\xf8\r\n").unwrap();
+        for document in [
+            Document::Skl(skeleton),
+            Document::Ani(a),
+            Document::Msh(Box::new(mesh)),
+            Document::Cms(collision),
+            Document::Material(script),
+        ] {
             let bytes = document.to_bytes().unwrap();
             let built = from_json(&to_json(&document)).unwrap();
             assert_eq!(built.to_bytes().unwrap(), bytes);
@@ -355,7 +411,7 @@ mod tests {
     fn errors_say_where() {
         let err = from_json(r#"{"format":"ani","version":4002,"total_ms":0,"events":[],"tracks":[{"bone":"Bip01","weight":1.0,"keys":[{"time_ms":0,"position":[0,0,0],"rotation":[0,0,0,1],"packed":[1]}]}]}"#).unwrap_err();
         assert_eq!(err.to_string(), "track 0 'Bip01', key 0: \"packed\" has 1 words, but version 4002 stores two");
-        assert!(matches!(from_json(r#"{"format":"msh"}"#), Err(JsonError::UnknownFormat(Some(_)))));
+        assert!(matches!(from_json(r#"{"format":"mesh"}"#), Err(JsonError::UnknownFormat(Some(_)))));
         let err = from_json(r#"{"format":"ani","version":4002,"total_ms":"x"}"#).unwrap_err();
         assert!(err.to_string().contains("line 1 column"), "{err}");
     }

@@ -1,11 +1,16 @@
-//! `io3d check`: the lint over files and folders, in parallel.
+//! `io3d check`: the lint over files and folders, in parallel, with the
+//! links between a character's files.
 
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use bevy_io3d::check::{Finding, Severity, check_ani, check_skl, unreadable};
+use bevy_io3d::check::{
+    Finding, Severity, check_ani, check_character, check_cms, check_material, check_msh, check_skl, group, unreadable,
+};
 use bevy_io3d::format::{ModelConfig, Skeleton};
+use bevy_io3d::resource::{Character, ResourceKind, text_kind};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -20,54 +25,96 @@ struct FileFinding {
     finding: Finding,
 }
 
+/// A file to check, and whether it was named (rather than found in a
+/// folder, where text files that are neither configs nor scripts are
+/// skipped).
+struct Target {
+    path: PathBuf,
+    named: bool,
+}
+
 pub fn run(paths: &[PathBuf], skeleton: Option<&Path>, json: bool) -> Result<ExitCode> {
     let skeleton = skeleton.map(load::skeleton).transpose()?;
-    let (files, unsearchable) = collect(paths);
-    let progress = ProgressBar::new(files.len() as u64).with_style(
+    let (targets, unsearchable) = collect(paths);
+    let progress = ProgressBar::new(targets.len() as u64).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}").expect("a valid progress template"),
     );
-    let mut findings: Vec<FileFinding> = files
+    let findings: Vec<FileFinding> = targets
         .par_iter()
-        .flat_map_iter(|file| {
-            let found = check_file(file, skeleton.as_ref());
+        .flat_map_iter(|target| {
+            let found = check_file(target, skeleton.as_ref());
             progress.inc(1);
-            found.into_iter().map(|finding| FileFinding { file: file.clone(), finding })
+            found
         })
         .chain(unsearchable)
         .collect();
     progress.finish_and_clear();
-    findings.sort_by(|a, b| a.file.cmp(&b.file).then(a.finding.offset.cmp(&b.finding.offset)));
+    let findings = sorted_unique(findings);
     if json {
         println!("{}", serde_json::to_string_pretty(&findings).context("cannot print findings")?);
     } else {
-        for f in &findings {
-            println!("{}: {}", f.file.display(), f.finding);
-        }
+        print_grouped(&findings);
     }
     let count = |s| findings.iter().filter(|f| f.finding.severity == s).count();
     let errors = count(Severity::Error);
     eprintln!(
         "checked {} files: {errors} errors, {} warnings, {} notes",
-        files.len(),
+        targets.len(),
         count(Severity::Warning),
         count(Severity::Info)
     );
+    if !findings.is_empty() {
+        eprintln!("by rule: {}", rule_counts(&findings));
+    }
     Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-/// The files named, with folders searched for `.ani` and `.skl` files;
-/// a folder that cannot be searched is a finding, and the search goes on.
-fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileFinding>) {
-    let (mut files, mut unsearchable) = (Vec::new(), Vec::new());
+/// Sorted by file and offset; a finding reached twice (a mesh shared by two
+/// characters) is kept once.
+fn sorted_unique(findings: Vec<FileFinding>) -> Vec<FileFinding> {
+    let mut seen = HashSet::new();
+    let mut unique: Vec<FileFinding> = findings
+        .into_iter()
+        .filter(|f| seen.insert((f.file.clone(), f.finding.offset, f.finding.rule, f.finding.message.clone())))
+        .collect();
+    unique.sort_by(|a, b| a.file.cmp(&b.file).then(a.finding.offset.cmp(&b.finding.offset)));
+    unique
+}
+
+/// One line a finding, with runs on consecutive items of a file as one.
+fn print_grouped(findings: &[FileFinding]) {
+    for file in findings.chunk_by(|a, b| a.file == b.file) {
+        let of_file: Vec<Finding> = file.iter().map(|f| f.finding.clone()).collect();
+        for line in group(&of_file) {
+            println!("{}: {line}", file[0].file.display());
+        }
+    }
+}
+
+/// "not-unit 180, key-order 12", most common first.
+fn rule_counts(findings: &[FileFinding]) -> String {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in findings {
+        *counts.entry(f.finding.rule).or_default() += 1;
+    }
+    let mut counts: Vec<(&str, usize)> = counts.into_iter().collect();
+    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    counts.iter().map(|(rule, n)| format!("{rule} {n}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The files named, with folders searched for the kinds the lint knows; a
+/// folder that cannot be searched is a finding, and the search goes on.
+fn collect(paths: &[PathBuf]) -> (Vec<Target>, Vec<FileFinding>) {
+    let (mut targets, mut unsearchable) = (Vec::new(), Vec::new());
     for path in paths {
         if !path.is_dir() {
-            files.push(path.clone());
+            targets.push(Target { path: path.clone(), named: true });
             continue;
         }
         for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
             match entry {
                 Ok(entry) if entry.file_type().is_file() && is_checked(entry.path()) => {
-                    files.push(entry.into_path());
+                    targets.push(Target { path: entry.into_path(), named: false });
                 }
                 Ok(_) => {}
                 Err(error) => unsearchable.push(FileFinding {
@@ -77,24 +124,52 @@ fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileFinding>) {
             }
         }
     }
-    (files, unsearchable)
+    (targets, unsearchable)
 }
 
 fn is_checked(path: &Path) -> bool {
-    has_extension(path, "ani") || has_extension(path, "skl")
+    ["ani", "skl", "msh", "cms", "txt"].iter().any(|ext| has_extension(path, ext))
 }
 
-fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Vec<Finding> {
+fn check_file(target: &Target, skeleton: Option<&Skeleton>) -> Vec<FileFinding> {
+    let path = &target.path;
+    let in_file = |findings: Vec<Finding>| -> Vec<FileFinding> {
+        findings.into_iter().map(|finding| FileFinding { file: path.clone(), finding }).collect()
+    };
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
-        Err(error) => return vec![unreadable(0, format!("cannot read: {error}"))],
+        Err(error) => return in_file(vec![unreadable(0, format!("cannot read: {error}"))]),
     };
     match bytes.get(..4) {
-        Some(b"SKL\0") => check_skl(&bytes),
-        _ if has_extension(path, "txt") => match ModelConfig::parse(&bytes) {
-            Ok(_) => Vec::new(),
-            Err(error) => vec![unreadable(0, error.to_string())],
+        Some(b"SKL\0") => in_file(check_skl(&bytes)),
+        Some(b"MSH\0") => in_file(check_msh(&bytes, skeleton)),
+        Some(b"CMS\0") => in_file(check_cms(&bytes)),
+        _ if has_extension(path, "txt") => match text_kind(path, &bytes) {
+            Some(ResourceKind::Material) => in_file(check_material(&bytes)),
+            Some(_) => check_config(path, &bytes),
+            None if target.named => in_file(vec![unreadable(
+                0,
+                "neither a model config (no #SECTION lines) nor a material script (no material block)".into(),
+            )]),
+            None => Vec::new(),
         },
-        _ => check_ani(&bytes, skeleton),
+        _ if has_extension(path, "msh") => in_file(check_msh(&bytes, skeleton)),
+        _ if has_extension(path, "cms") => in_file(check_cms(&bytes)),
+        _ if has_extension(path, "skl") => in_file(check_skl(&bytes)),
+        _ => in_file(check_ani(&bytes, skeleton)),
+    }
+}
+
+/// A model config: that it parses, and the links between the files it
+/// names (each finding in the file it is about).
+fn check_config(path: &Path, bytes: &[u8]) -> Vec<FileFinding> {
+    if let Err(error) = ModelConfig::parse(bytes) {
+        return vec![FileFinding { file: path.to_path_buf(), finding: unreadable(0, error.to_string()) }];
+    }
+    match Character::load(path) {
+        Ok(character) => {
+            check_character(&character).into_iter().map(|(file, finding)| FileFinding { file, finding }).collect()
+        }
+        Err(error) => vec![FileFinding { file: path.to_path_buf(), finding: unreadable(0, error.to_string()) }],
     }
 }

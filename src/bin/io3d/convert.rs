@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use bevy_io3d::file::write_atomic;
-use bevy_io3d::format::AniVersion;
+use bevy_io3d::format::msh::{CONTROL_POINT_VERSION, MSH_VERSIONS};
+use bevy_io3d::format::{AniVersion, Mesh};
 use bevy_io3d::json::{self, Document};
 
 use crate::load::{self, has_extension};
@@ -26,13 +27,35 @@ pub fn build(path: &Path, output: &Path) -> Result<ExitCode> {
 pub fn convert(input: &Path, output: &Path, version: Option<&str>) -> Result<ExitCode> {
     let mut document = load::document(input)?;
     if let Some(number) = version {
-        let version = number.parse().ok().and_then(AniVersion::from_number).context("unknown version")?;
         match &mut document {
-            Document::Ani(animation) => animation.convert(version).with_context(|| input.display().to_string())?,
-            Document::Skl(_) => bail!("{}: --version is for .ani files; a skeleton has one version", input.display()),
+            Document::Ani(animation) => {
+                let version = number
+                    .parse()
+                    .ok()
+                    .and_then(AniVersion::from_number)
+                    .context("an .ani version is 4000, 4001 or 4002")?;
+                animation.convert(version).with_context(|| input.display().to_string())?
+            }
+            Document::Msh(mesh) => convert_mesh(mesh, number).with_context(|| input.display().to_string())?,
+            other => bail!("{}: --version is for .ani and .msh files, not {}", input.display(), other.kind()),
         }
     }
     save(&document, output, has_extension(output, "json"))
+}
+
+/// Sets a mesh's version. Only 2002 stores control points, so leaving it
+/// is refused while the mesh has some (they would be lost).
+fn convert_mesh(mesh: &mut Mesh, number: &str) -> Result<()> {
+    let version: i32 =
+        number.parse().ok().filter(|v| MSH_VERSIONS.contains(v)).context("a .msh version is 2000, 2001 or 2002")?;
+    if version != CONTROL_POINT_VERSION && !mesh.control_points.is_empty() {
+        bail!(
+            "version {version} cannot store the mesh's {} control points (only 2002 does)",
+            mesh.control_points.len()
+        );
+    }
+    mesh.version = version;
+    Ok(())
 }
 
 /// Writes the document as its binary file or as JSON, atomically.

@@ -4,24 +4,35 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use bevy_io3d::format::{Animation, ModelConfig, Skeleton};
+use bevy_io3d::format::msh::{VertexArray, VertexMask};
+use bevy_io3d::format::{Animation, Collision, MaterialScript, Mesh, ModelConfig, Skeleton};
 use bevy_io3d::json::Document;
 
 use crate::load::{self, Loaded};
 
+/// Summarises every file; one that cannot be read is reported and the rest
+/// are still summarised (the exit status says that one failed).
 pub fn run(files: &[std::path::PathBuf]) -> Result<ExitCode> {
+    let mut failed = false;
     for (i, path) in files.iter().enumerate() {
         if i > 0 {
             println!();
         }
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-        match load::any(path)? {
-            Loaded::Document(Document::Ani(a)) => print_ani(path, &a, size),
-            Loaded::Document(Document::Skl(s)) => print_skl(path, &s, size),
-            Loaded::Config(c) => print_config(path, &c),
+        match load::any(path) {
+            Ok(Loaded::Document(Document::Ani(a))) => print_ani(path, &a, size),
+            Ok(Loaded::Document(Document::Skl(s))) => print_skl(path, &s, size),
+            Ok(Loaded::Document(Document::Msh(m))) => print_msh(path, &m, size),
+            Ok(Loaded::Document(Document::Cms(c))) => print_cms(path, &c, size),
+            Ok(Loaded::Document(Document::Material(m))) => print_material(path, &m),
+            Ok(Loaded::Config(c)) => print_config(path, &c),
+            Err(error) => {
+                eprintln!("io3d: {error:#}");
+                failed = true;
+            }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
 fn print_ani(path: &Path, a: &Animation, size: u64) {
@@ -74,4 +85,90 @@ fn print_config(path: &Path, c: &ModelConfig) {
         println!("    {a}");
     }
     println!("  meshes      {}", c.meshes.join(", "));
+    if let Some(collision) = &c.collision_mesh {
+        println!("  collision   {collision}");
+    }
+}
+
+fn print_msh(path: &Path, m: &Mesh, size: u64) {
+    let kind = match m.mesh_type {
+        0 => "static",
+        1 => "animated (skinned)",
+        2 => "lightmap",
+        3 => "billboard",
+        4 => "normal billboard",
+        5 => "animated effect",
+        6 => "static vertex colour",
+        _ => "unknown type",
+    };
+    println!("{}: mesh, version {}, {kind} (type {})", path.display(), m.version, m.mesh_type);
+    let arrays: Vec<&str> = VertexArray::ALL.iter().filter(|a| m.mask.has(a.bit())).map(|a| a.name()).collect();
+    let indices = if m.mask.has(VertexMask::INDICES) { ", indices bit" } else { "" };
+    println!("  mask        {:#06x}: {}{indices}", m.mask.0, arrays.join(", "));
+    println!("  vertices    {}", m.vertex_count);
+    println!("  faces       {} in {} submeshes", m.face_count(), m.submeshes.len());
+    for (i, s) in m.submeshes.iter().enumerate() {
+        println!(
+            "    {i}: {} faces from index {}, vertices {} to {}",
+            s.face_count,
+            s.index_start,
+            s.min_index,
+            i64::from(s.min_index) + i64::from(s.vertex_count)
+        );
+    }
+    if let Some(w) = &m.weights {
+        let palette = w.palette();
+        let names: Vec<String> = palette.iter().map(|n| n.to_text()).collect();
+        println!("  bones       {} ({})", palette.len(), names.join(", "));
+        let most = (0..w.weights.len()).map(|v| w.influences(v).count()).max().unwrap_or(0);
+        println!("  weights     up to {most} a vertex");
+    }
+    for cp in &m.control_points {
+        println!("  point       {} on {} at {}", cp.kind, cp.bone, cp.point);
+    }
+    println!("  box         {} to {}, radius {}", m.bounds.min, m.bounds.max, m.bounds.radius);
+    println!("  size        {size} bytes");
+    if !m.trailing.is_empty() {
+        println!("  trailing    {} bytes after the data", m.trailing.len());
+    }
+}
+
+fn print_cms(path: &Path, c: &Collision, size: u64) {
+    println!("{}: collision mesh", path.display());
+    println!("  vertices    {}", c.positions.len());
+    println!("  faces       {}", c.indices.len() / 3);
+    println!("  size        {size} bytes");
+}
+
+fn print_material(path: &Path, script: &MaterialScript) {
+    println!("{}: material script", path.display());
+    println!("  materials   {}", script.materials.len());
+    for (i, m) in script.materials.iter().enumerate() {
+        println!("    {i}: '{}' (line {}), {} passes", m.name, m.line, m.passes().len());
+        for pass in m.passes() {
+            let textures: Vec<String> = pass
+                .texture_units
+                .iter()
+                .map(|u| match (&u.texture, u.light_texture) {
+                    (Some(t), _) => format!("{t} (uv{})", u.uv_set),
+                    (None, true) => "light ramp".into(),
+                    (None, false) => "no texture".into(),
+                })
+                .collect();
+            println!(
+                "      {}: {}{}{} [{}]",
+                pass.shader_group.as_deref().unwrap_or("fixed function"),
+                pass.blend,
+                if pass.is_transparent() { ", transparent" } else { "" },
+                if pass.is_two_sided() { ", two-sided" } else { "" },
+                textures.join(", ")
+            );
+        }
+    }
+    if !script.warnings.is_empty() {
+        println!("  warnings    {}", script.warnings.len());
+        for w in &script.warnings {
+            println!("    {w}");
+        }
+    }
 }

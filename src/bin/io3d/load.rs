@@ -3,12 +3,14 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use bevy_io3d::format::{Animation, ModelConfig, Skeleton};
+use bevy_io3d::format::{Animation, Collision, MaterialScript, Mesh, ModelConfig, Skeleton};
 use bevy_io3d::json::{self, Document};
+use bevy_io3d::resource::{ResourceKind, text_kind};
 
 /// A file of any kind the tool reads.
 pub enum Loaded {
-    /// A binary `.ani` or `.skl`, or one built from JSON.
+    /// A binary file (`.ani`, `.skl`, `.msh`, `.cms`), a material script,
+    /// or one built from JSON.
     Document(Document),
     /// A model config.
     Config(ModelConfig),
@@ -19,23 +21,31 @@ pub fn bytes(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))
 }
 
-/// Reads `.ani` and `.skl` by their magic, JSON dumps and model configs by
-/// their extension.
+/// Reads binary files by their magic, JSON dumps by their extension, and
+/// `.txt` files as model configs or material scripts
+/// ([`text_kind`]).
 pub fn any(path: &Path) -> Result<Loaded> {
     let bytes = bytes(path)?;
     let context = || path.display().to_string();
     let document = match bytes.get(..4) {
         Some(b"ANI\0") => Document::Ani(Animation::from_bytes(&bytes).with_context(context)?),
         Some(b"SKL\0") => Document::Skl(Skeleton::from_bytes(&bytes).with_context(context)?),
+        Some(b"MSH\0") => Document::Msh(Box::new(Mesh::from_bytes(&bytes).with_context(context)?)),
+        Some(b"CMS\0") => Document::Cms(Collision::from_bytes(&bytes).with_context(context)?),
         _ if has_extension(path, "json") => {
             let text = std::str::from_utf8(&bytes).with_context(|| format!("{}: JSON is not UTF-8", context()))?;
             json::from_json(text).with_context(context)?
         }
-        _ if has_extension(path, "txt") => {
-            return Ok(Loaded::Config(ModelConfig::parse(&bytes).with_context(context)?));
-        }
+        _ if has_extension(path, "txt") => match text_kind(path, &bytes) {
+            Some(ResourceKind::Material) => Document::Material(MaterialScript::parse(&bytes).with_context(context)?),
+            Some(_) => return Ok(Loaded::Config(ModelConfig::parse(&bytes).with_context(context)?)),
+            None => bail!(
+                "{}: neither a model config (no #SECTION lines) nor a material script (no material block)",
+                context()
+            ),
+        },
         _ => bail!(
-            "{}: not an .ani, .skl, model config .txt or JSON dump (it starts with {:02x?})",
+            "{}: not an .ani, .skl, .msh, .cms, model config or material script .txt, or JSON dump (it starts with {:02x?})",
             context(),
             &bytes[..bytes.len().min(4)]
         ),
@@ -43,11 +53,11 @@ pub fn any(path: &Path) -> Result<Loaded> {
     Ok(Loaded::Document(document))
 }
 
-/// Reads a binary or JSON file that must be an `.ani` or `.skl`.
+/// Reads a binary, script or JSON file that must not be a model config.
 pub fn document(path: &Path) -> Result<Document> {
     match any(path)? {
         Loaded::Document(document) => Ok(document),
-        Loaded::Config(_) => bail!("{}: a model config, not an .ani or .skl", path.display()),
+        Loaded::Config(_) => bail!("{}: a model config; this command takes the files it names", path.display()),
     }
 }
 
@@ -55,7 +65,7 @@ pub fn document(path: &Path) -> Result<Document> {
 pub fn animation(path: &Path) -> Result<Animation> {
     match document(path)? {
         Document::Ani(animation) => Ok(animation),
-        Document::Skl(_) => bail!("{}: a skeleton, not an animation", path.display()),
+        other => bail!("{}: {}, not an animation", path.display(), other.kind()),
     }
 }
 
@@ -63,7 +73,15 @@ pub fn animation(path: &Path) -> Result<Animation> {
 pub fn skeleton(path: &Path) -> Result<Skeleton> {
     match document(path)? {
         Document::Skl(skeleton) => Ok(skeleton),
-        Document::Ani(_) => bail!("{}: an animation, not a skeleton", path.display()),
+        other => bail!("{}: {}, not a skeleton", path.display(), other.kind()),
+    }
+}
+
+/// Reads a mesh.
+pub fn mesh(path: &Path) -> Result<Mesh> {
+    match document(path)? {
+        Document::Msh(mesh) => Ok(*mesh),
+        other => bail!("{}: {}, not a mesh", path.display(), other.kind()),
     }
 }
 

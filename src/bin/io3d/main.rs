@@ -1,4 +1,4 @@
-//! `io3d`: inspect, check, convert and pose io3D animation files.
+//! `io3d`: inspect, check, convert and pose io3D files.
 
 mod check;
 mod convert;
@@ -13,7 +13,11 @@ use std::process::ExitCode;
 use clap::{ArgGroup, Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "io3d", version, about = "Inspect, check, convert, pose and edit io3D (Lost Saga) animation files")]
+#[command(
+    name = "io3d",
+    version,
+    about = "Inspect, check, convert, pose and edit io3D (Lost Saga) animations, skeletons, meshes and materials"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -23,54 +27,65 @@ struct Cli {
 enum Command {
     /// Summarise files: version, total time, events, tracks, keys, size.
     Info {
-        /// `.ani`, `.skl` or model config `.txt` files.
+        /// `.ani`, `.skl`, `.msh`, `.cms`, model config or material script files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
     /// Print a file as JSON (see `io3d build` for the way back).
     Dump {
-        /// An `.ani` or `.skl` file.
+        /// An `.ani`, `.skl`, `.msh`, `.cms` or material script.
         file: PathBuf,
     },
     /// Write the binary file a JSON dump describes; the same bytes as dumped.
     Build {
         /// A JSON file made by `io3d dump`.
         file: PathBuf,
-        /// Where to write the `.ani` or `.skl`.
+        /// Where to write the file.
         #[arg(short, long)]
         output: PathBuf,
     },
     /// Report what would break in the game; exits 1 when anything is an error.
     Check {
-        /// Files, or folders to search for `.ani` and `.skl` files.
+        /// Files, or folders to search. A model config, or a resource folder
+        /// with configs under `model/`, also has the links between its files
+        /// checked (skeleton, meshes, material per mesh, textures,
+        /// animations).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Also check that each animation's tracks match this skeleton's bones.
+        /// Also check that each animation's tracks and each mesh's bone
+        /// names match this skeleton's bones.
         #[arg(long)]
         skeleton: Option<PathBuf>,
-        /// Print findings as JSON.
+        /// Print every finding as JSON (the text groups runs of one finding
+        /// on consecutive keys, vertices or faces into one line).
         #[arg(long)]
         json: bool,
     },
     /// Convert an `.ani` to another version, or any file to or from JSON
     /// (by the output's extension).
     Convert {
-        /// An `.ani`, `.skl` or `.json` file.
+        /// An `.ani`, `.skl`, `.msh`, `.cms`, material script or `.json` file.
         input: PathBuf,
         /// The output; `.json` writes the JSON form.
         #[arg(short, long)]
         output: PathBuf,
-        /// The `.ani` version to write (default: the input's).
-        #[arg(long, value_parser = ["4000", "4001", "4002"])]
+        /// The version to write (default: the input's): 4000, 4001 or 4002
+        /// for an `.ani`, 2000, 2001 or 2002 for a `.msh`.
+        #[arg(long, value_parser = ["4000", "4001", "4002", "2000", "2001", "2002"])]
         version: Option<String>,
     },
-    /// Print every bone's model-space pose at a time, as JSON (engine axes).
+    /// Print every bone's model-space pose at a time, as JSON (engine axes),
+    /// and with --mesh each mesh's vertices skinned as the client skins them.
     Pose {
         /// The animation.
         animation: PathBuf,
         /// The skeleton to pose.
         #[arg(long)]
         skeleton: PathBuf,
+        /// A `.msh` to skin on the pose (any number; positions and normals
+        /// in the file's vertex order).
+        #[arg(long = "mesh")]
+        meshes: Vec<PathBuf>,
         /// The time in milliseconds.
         #[arg(long, allow_negative_numbers = true)]
         at_ms: f32,
@@ -185,7 +200,9 @@ fn main() -> ExitCode {
         Command::Build { file, output } => convert::build(&file, &output),
         Command::Check { paths, skeleton, json } => check::run(&paths, skeleton.as_deref(), json),
         Command::Convert { input, output, version } => convert::convert(&input, &output, version.as_deref()),
-        Command::Pose { animation, skeleton, at_ms, looping } => pose::run(&animation, &skeleton, at_ms, looping),
+        Command::Pose { animation, skeleton, meshes, at_ms, looping } => {
+            pose::run(pose::Request { animation: &animation, skeleton: &skeleton, meshes: &meshes, at_ms, looping })
+        }
         Command::Join { a, b, output } => edit::join(&a, &b, &output),
         Command::Trim { input, from_ms, to_ms, output } => edit::trim(&input, from_ms, to_ms, &output),
         Command::Resample { input, step_ms, output } => edit::resample(&input, step_ms, &output),

@@ -1,0 +1,163 @@
+//! Checks of a whole character: the files a model config names, whether the
+//! client finds them, and whether they fit together (skeleton, meshes,
+//! material per mesh, textures, animations).
+
+use std::path::{Path, PathBuf};
+
+use super::{Finding, LineStarts, Severity, check_ani, check_material, check_msh, check_skl, line_of};
+use crate::format::msh::submesh_offset;
+use crate::format::{Mesh, Skeleton};
+use crate::resource::{Character, CharacterMesh, Link};
+
+/// Every finding about a character, each with the file it is in: the links
+/// the config makes, and the lint of every file it names (animations and
+/// meshes against its skeleton).
+pub fn check_character(character: &Character) -> Vec<(PathBuf, Finding)> {
+    let config_bytes = std::fs::read(&character.config_path).unwrap_or_default();
+    let c = LinkCheck { character, config_bytes: &config_bytes, out: Vec::new() };
+    c.run()
+}
+
+struct LinkCheck<'a> {
+    character: &'a Character,
+    config_bytes: &'a [u8],
+    out: Vec<(PathBuf, Finding)>,
+}
+
+impl LinkCheck<'_> {
+    fn run(mut self) -> Vec<(PathBuf, Finding)> {
+        let skeleton = self.skeleton();
+        self.order();
+        for mesh in &self.character.meshes {
+            self.mesh(mesh, skeleton.as_ref());
+        }
+        for link in &self.character.animations {
+            if let Some(path) = self.found(link, Severity::Error, "") {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                self.lint(&path, check_ani(&bytes, skeleton.as_ref()));
+            }
+        }
+        if let Some(link) = &self.character.collision {
+            self.found(link, Severity::Warning, " (the model has no collision)");
+        }
+        self.out
+    }
+
+    fn config_finding(&mut self, severity: Severity, rule: &'static str, name: &str, message: String) {
+        let lines = LineStarts::new(self.config_bytes);
+        let line = line_of(self.config_bytes, name);
+        let finding = Finding::new(severity, rule, lines.offset(line), format!("line {line}: {message}"));
+        self.out.push((self.character.config_path.clone(), finding));
+    }
+
+    /// The path of a linked file, or a finding that it is missing.
+    fn found(&mut self, link: &Link, severity: Severity, consequence: &str) -> Option<PathBuf> {
+        if link.path.is_none() {
+            let folder = link.kind.folder();
+            let message = format!(
+                "no {folder} file named '{}' in the {folder} folder or beside the config{consequence}",
+                link.name
+            );
+            self.config_finding(severity, "missing-file", &link.name, message);
+        }
+        link.path.clone()
+    }
+
+    fn lint(&mut self, path: &Path, findings: Vec<Finding>) {
+        self.out.extend(findings.into_iter().map(|f| (path.to_path_buf(), f)));
+    }
+
+    fn skeleton(&mut self) -> Option<Skeleton> {
+        let Some(linked) = &self.character.skeleton else {
+            if !self.character.config.meshes.is_empty() || !self.character.config.animations.is_empty() {
+                self.config_finding(
+                    Severity::Error,
+                    "no-skeleton",
+                    "#MODEL_CFG",
+                    "the config names no #SKELETON: its meshes cannot be skinned and its animations have nothing to play on".into(),
+                );
+            }
+            return None;
+        };
+        let path = self.found(&linked.link, Severity::Error, ": nothing can be skinned or animated")?;
+        self.lint(&path, check_skl(&std::fs::read(&path).unwrap_or_default()));
+        linked.get().cloned()
+    }
+
+    /// `#SKELETON` must come before `#MESH_LIST`: a skinned mesh built with
+    /// no skeleton yet gets no palette.
+    fn order(&mut self) {
+        let (skeleton, meshes) = (line_of(self.config_bytes, "#SKELETON"), line_of(self.config_bytes, "#MESH_LIST"));
+        if self.character.config.skeleton.is_some() && !self.character.config.meshes.is_empty() && meshes < skeleton {
+            self.config_finding(
+                Severity::Error,
+                "skeleton-order",
+                "#SKELETON",
+                "#SKELETON comes after #MESH_LIST: the client builds the meshes with no skeleton, so they get no bones"
+                    .into(),
+            );
+        }
+    }
+
+    fn mesh(&mut self, entry: &CharacterMesh, skeleton: Option<&Skeleton>) {
+        let name = entry.mesh.link.name.trim_end_matches(".msh").to_owned();
+        let Some(mesh_path) = self.found(&entry.mesh.link, Severity::Error, ": the client does not load the model")
+        else {
+            return;
+        };
+        self.lint(&mesh_path, check_msh(&std::fs::read(&mesh_path).unwrap_or_default(), skeleton));
+        let Some(script_path) = entry.material.link.path.clone() else {
+            self.config_finding(
+                Severity::Error,
+                "no-material-script",
+                &name,
+                format!(
+                    "mesh '{name}' has no material script '{}' in the material folder: the client does not load the mesh and stops building the model",
+                    entry.material.link.name
+                ),
+            );
+            return;
+        };
+        let script_bytes = std::fs::read(&script_path).unwrap_or_default();
+        self.lint(&script_path, check_material(&script_bytes));
+        if let (Some(mesh), Some(script)) = (entry.mesh.get(), entry.material.get()) {
+            self.materials_cover(&mesh_path, mesh, script.materials.len(), &script_path);
+        }
+        let lines = LineStarts::new(&script_bytes);
+        for texture in entry.textures.iter().filter(|t| t.path.is_none()) {
+            let line = line_of_texture(&script_bytes, &texture.name);
+            self.out.push((
+                script_path.clone(),
+                Finding::new(
+                    Severity::Warning,
+                    "missing-texture",
+                    lines.offset(line),
+                    format!(
+                        "line {line}: no texture file named '{}' in the texture folder: the client draws a 2x2 placeholder",
+                        texture.name
+                    ),
+                ),
+            ));
+        }
+    }
+
+    /// Each submesh that draws faces needs the material at its position.
+    fn materials_cover(&mut self, mesh_path: &Path, mesh: &Mesh, materials: usize, script_path: &Path) {
+        for (s, submesh) in mesh.submeshes.iter().enumerate().skip(materials) {
+            if submesh.face_count > 0 {
+                let message = format!(
+                    "submesh {s} draws {} faces, but the material script {} has only {materials} materials: the submesh gets an empty one",
+                    submesh.face_count,
+                    script_path.display()
+                );
+                let finding = Finding::new(Severity::Warning, "few-materials", submesh_offset(s), message);
+                self.out.push((mesh_path.to_path_buf(), finding));
+            }
+        }
+    }
+}
+
+/// The line of a script that names a texture (`texture NAME`), or 1.
+fn line_of_texture(script: &[u8], name: &str) -> usize {
+    line_of(script, &format!("texture {name}"))
+}
