@@ -1,14 +1,13 @@
 //! The `io3d` command line as a user runs it.
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use bevy_io3d::anim::{RepeatMode, Rig};
-use bevy_io3d::format::{Animation, Skeleton};
+mod common;
 
-fn asset(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(name)
-}
+use bevy_io3d::anim::skin::skin_on;
+use bevy_io3d::anim::{RepeatMode, Rig};
+use bevy_io3d::format::{Animation, Mesh, Skeleton};
+use common::asset;
 
 fn io3d(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_io3d")).args(args.iter().map(|a| a.as_ref())).output().expect("io3d runs")
@@ -217,4 +216,143 @@ fn edits_write_files_that_check_clean_and_keep_untouched_words() {
         let said = String::from_utf8_lossy(&checked.stdout);
         assert!(checked.status.success(), "{name}: {said}{}", stderr(&checked));
     }
+}
+
+#[test]
+fn meshes_scripts_and_collisions_go_through_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = common::resource_folder(dir.path());
+    let root = dir.path();
+    let sword = root.join("Mesh/sword.msh");
+    let script = root.join("Material/sword.txt");
+    let collision = root.join("Mesh/body.cms");
+    let cms = bevy_io3d::format::Collision {
+        positions: vec![glam::Vec3::ZERO, glam::Vec3::X, glam::Vec3::Y],
+        indices: vec![0, 1, 2],
+        trailing: vec![],
+    };
+    std::fs::write(&collision, cms.to_bytes().unwrap()).unwrap();
+
+    let info = stdout(&io3d(&[&"info", &sword, &script, &collision, &config]));
+    for said in [
+        "mesh, version 2002, animated (skinned)",
+        "bones       1 (Bip01 R Hand)",
+        "point       trailend_1 on Bip01 R Hand",
+        "material script",
+        "AnimateToonShade",
+        "Sword.DDS (uv0)",
+        "collision mesh",
+        "meshes      arm, sword",
+    ] {
+        assert!(info.contains(said), "'{said}' not in {info}");
+    }
+
+    for file in [&sword, &script, &collision] {
+        let json = root.join("dump.json");
+        std::fs::write(&json, stdout(&io3d(&[&"dump", file]))).unwrap();
+        let built = root.join("built");
+        stdout(&io3d(&[&"build", &json, &"-o", &built]));
+        assert_eq!(std::fs::read(&built).unwrap(), std::fs::read(file).unwrap(), "{}", file.display());
+    }
+
+    let refused = io3d(&[&"convert", &sword, &"-o", &root.join("old.msh"), &"--version", &"2000"]);
+    assert!(stderr(&refused).contains("cannot store the mesh's 2 control points"), "{}", stderr(&refused));
+    let arm_2001 = root.join("arm_2001.msh");
+    let mut arm = Mesh::from_bytes(&std::fs::read(root.join("Mesh/arm.msh")).unwrap()).unwrap();
+    arm.control_points.clear();
+    std::fs::write(&arm_2001, arm.to_bytes().unwrap()).unwrap();
+    stdout(&io3d(&[&"convert", &arm_2001, &"-o", &arm_2001, &"--version", &"2001"]));
+    assert_eq!(Mesh::from_bytes(&std::fs::read(&arm_2001).unwrap()).unwrap().version, 2001);
+}
+
+#[test]
+fn a_character_is_checked_with_the_links_between_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = common::resource_folder(dir.path());
+    let root = dir.path();
+    let clean = io3d(&[&"check", &root]);
+    assert!(clean.status.success(), "{}{}", String::from_utf8_lossy(&clean.stdout), stderr(&clean));
+    assert!(stderr(&clean).contains("checked 7 files: 0 errors, 0 warnings"), "{}", stderr(&clean));
+
+    // Break one link of each kind.
+    std::fs::remove_file(root.join("Material/sword.txt")).unwrap();
+    std::fs::remove_file(root.join("Texture/arm.dds")).unwrap();
+    std::fs::remove_file(root.join("Animation/biped_walk_4002.ani")).unwrap();
+    let mut arm = Mesh::from_bytes(&std::fs::read(root.join("Mesh/arm.msh")).unwrap()).unwrap();
+    arm.weights.as_mut().unwrap().names[2] = "Bip01 L Claw".into();
+    std::fs::write(root.join("Mesh/arm.msh"), arm.to_bytes().unwrap()).unwrap();
+
+    let broken = io3d(&[&"check", &config, &"--json"]);
+    assert_eq!(broken.status.code(), Some(1));
+    let findings: serde_json::Value = serde_json::from_slice(&broken.stdout).unwrap();
+    let find = |rule: &str| {
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["rule"] == rule)
+            .unwrap_or_else(|| panic!("no {rule} in {findings:#}"))
+            .clone()
+    };
+    let no_script = find("no-material-script");
+    assert!(no_script["file"].as_str().unwrap().ends_with("hero.txt"));
+    assert!(
+        no_script["message"].as_str().unwrap().starts_with("line 6: mesh 'sword' has no material script"),
+        "{no_script}"
+    );
+    let texture = find("missing-texture");
+    assert!(texture["file"].as_str().unwrap().ends_with("arm.txt"));
+    assert!(texture["message"].as_str().unwrap().contains("'arm.dds'"), "{texture}");
+    let animation = find("missing-file");
+    assert!(animation["message"].as_str().unwrap().contains("biped_walk_4002.ani"), "{animation}");
+    let bone = find("unknown-bone");
+    assert!(bone["file"].as_str().unwrap().ends_with("arm.msh"));
+    assert!(bone["message"].as_str().unwrap().contains("'Bip01 L Claw'"), "{bone}");
+}
+
+#[test]
+fn the_text_lint_groups_runs_of_keys_and_counts_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut walk = Animation::from_bytes(&std::fs::read(asset("biped_walk_4000.ani")).unwrap()).unwrap();
+    for key in &mut walk.tracks[2].keys[3..9] {
+        key.rotation *= 2.0;
+    }
+    let path = dir.path().join("long.ani");
+    std::fs::write(&path, walk.to_bytes().unwrap()).unwrap();
+    let checked = io3d(&[&"check", &path]);
+    let text = stdout(&checked);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(lines[0].contains("keys 3 to 8 (6 keys; key 3: rotation has length 2.0000, far from 1)"), "{text}");
+    assert!(stderr(&checked).contains("by rule: not-unit 6"), "{}", stderr(&checked));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&io3d(&[&"check", &path, &"--json"]))).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 6, "--json keeps every finding");
+}
+
+#[test]
+fn pose_skins_meshes_as_the_library_does() {
+    let dir = tempfile::tempdir().unwrap();
+    common::resource_folder(dir.path());
+    let (walk, skl) = (asset("biped_walk_4002.ani"), asset("biped.skl"));
+    let (arm, sword) = (dir.path().join("Mesh/arm.msh"), dir.path().join("Mesh/sword.msh"));
+    let output = io3d(&[&"pose", &walk, &"--skeleton", &skl, &"--at-ms", &"250", &"--mesh", &arm, &"--mesh", &sword]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let skeleton = common::biped();
+    let rig = Rig::new(&skeleton).unwrap();
+    let world = rig.world_pose(&Animation::from_bytes(&std::fs::read(&walk).unwrap()).unwrap(), 250.0);
+    let meshes = json["meshes"].as_array().unwrap();
+    assert_eq!(meshes.len(), 2);
+    for (printed, path) in meshes.iter().zip([&arm, &sword]) {
+        let mesh = Mesh::from_bytes(&std::fs::read(path).unwrap()).unwrap();
+        let expected = skin_on(&mesh, &rig, &world);
+        assert!(printed["file"].as_str().unwrap().ends_with(path.file_name().unwrap().to_str().unwrap()));
+        let positions = printed["positions"].as_array().unwrap();
+        assert_eq!(positions.len(), mesh.vertex_count);
+        assert_eq!(printed["normals"].as_array().unwrap().len(), mesh.vertex_count);
+        for (p, want) in positions.iter().zip(&expected.positions) {
+            let got: Vec<f32> = p.as_array().unwrap().iter().map(|f| f.as_f64().unwrap() as f32).collect();
+            assert_eq!(got, want.to_array());
+        }
+    }
+    assert_eq!(meshes[1]["control_points"].as_array().unwrap().len(), 2);
 }

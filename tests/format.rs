@@ -4,9 +4,14 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use bevy_io3d::check::{check_ani, check_skl};
+mod common;
+
+use bevy_io3d::anim::skin::skin_on;
+use bevy_io3d::anim::{BonePose, Rig};
+use bevy_io3d::check::{check_ani, check_cms, check_material, check_msh, check_skl};
 use bevy_io3d::format::rotation::{decode_eight_bytes, decode_small_three};
 use bevy_io3d::format::{AniVersion, Animation, Event, FileString, Key, ModelConfig, PackedRotation, Skeleton, Track};
+use bevy_io3d::format::{Collision, MaterialScript, Mesh};
 use bevy_io3d::json::{Document, from_json, to_json};
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
@@ -164,6 +169,94 @@ fn damaged_files_never_panic_and_accepted_ones_round_trip() {
     });
 }
 
+#[test]
+fn damaged_meshes_and_scripts_never_panic_and_accepted_ones_round_trip() {
+    let skeleton = common::biped();
+    for mesh in [common::arm(&skeleton), common::sword(&skeleton)] {
+        damage_walk(&mesh.to_bytes().unwrap(), |b| {
+            let _ = check_msh(b, Some(&skeleton));
+            Mesh::from_bytes(b).ok().map(|m| m.to_bytes().expect("a value read is writable"))
+        });
+    }
+    let collision =
+        Collision { positions: common::arm(&skeleton).positions, indices: vec![0, 1, 2, 2, 3, 0], trailing: vec![] };
+    damage_walk(&collision.to_bytes().unwrap(), |b| {
+        let _ = check_cms(b);
+        Collision::from_bytes(b).ok().map(|c| c.to_bytes().expect("a value read is writable"))
+    });
+    damage_walk(common::material_script("body.dds").as_bytes(), |b| {
+        let _ = check_material(b);
+        MaterialScript::parse(b).ok().map(|m| m.to_bytes())
+    });
+}
+
+/// `v` times the rotation matrix Direct3D builds from `q`
+/// (`D3DXMatrixRotationQuaternion`, row vectors), written out as the client
+/// uses it, without assuming `q` is of unit length.
+fn rotate_row(q: Quat, v: Vec3) -> Vec3 {
+    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+    let rows = [
+        Vec3::new(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + z * w), 2.0 * (x * z - y * w)),
+        Vec3::new(2.0 * (x * y - z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + x * w)),
+        Vec3::new(2.0 * (x * z + y * w), 2.0 * (y * z - x * w), 1.0 - 2.0 * (x * x + y * y)),
+    ];
+    rows[0] * v.x + rows[1] * v.y + rows[2] * v.z
+}
+
+/// The client's skinning written out in the test, apart from the code under
+/// test: for each leading positive weight, the bind position through the
+/// bone's stored inverse bind, then through its world pose (each a
+/// rotation matrix and a translation row), weighted and summed.
+fn client_skinned(skeleton: &Skeleton, mesh: &Mesh, world: &[BonePose]) -> Vec<Vec3> {
+    let weights = mesh.weights.as_ref().unwrap();
+    let names: Vec<&FileString> = weights.names.iter().filter(|n| n.length_field() > 0).collect();
+    let bone_of = |entry: f32| {
+        let name = names[entry as usize].c_str();
+        skeleton.bones.iter().position(|b| b.name.c_str() == name).unwrap_or(0)
+    };
+    (0..mesh.vertex_count)
+        .map(|v| {
+            let mut sum = Vec3::ZERO;
+            for k in 0..4 {
+                let w = weights.weights[v][k];
+                if w <= 0.0 {
+                    break;
+                }
+                let bone = bone_of(weights.bones[v][k]);
+                let b = &skeleton.bones[bone];
+                let in_bone = rotate_row(b.inverse_bind_rotation, mesh.positions[v]) + b.inverse_bind_position;
+                sum += (rotate_row(world[bone].rotation, in_bone) + world[bone].position) * w;
+            }
+            sum
+        })
+        .collect()
+}
+
+#[test]
+fn skinned_vertices_follow_the_clients_formula() {
+    let skeleton = common::biped();
+    let rig = Rig::new(&skeleton).unwrap();
+    let walk = Animation::from_bytes(&asset("biped_walk_4002.ani")).unwrap();
+    for mesh in [common::arm(&skeleton), common::sword(&skeleton)] {
+        // At rest the bind positions come back.
+        let rest = skin_on(&mesh, &rig, &rig.to_world(&rig.rest));
+        for (got, bind) in rest.positions.iter().zip(&mesh.positions) {
+            assert!(got.abs_diff_eq(*bind, 1e-3), "{got} vs {bind}");
+        }
+        for t in [0.0, 250.0, 625.0] {
+            let world = rig.world_pose(&walk, t);
+            let skinned = skin_on(&mesh, &rig, &world);
+            let expected = client_skinned(&skeleton, &mesh, &world);
+            let moved = skinned.positions.iter().zip(&mesh.positions).any(|(p, bind)| p.distance(*bind) > 1.0);
+            assert!(moved, "the walk moves the mesh at {t} ms");
+            for (v, (got, want)) in skinned.positions.iter().zip(&expected).enumerate() {
+                assert!(got.distance(*want) <= 1e-5 * want.length().max(1.0), "vertex {v} at {t} ms: {got} vs {want}");
+            }
+            assert!(skinned.normals.iter().all(|n| (n.length() - 1.0).abs() < 1e-4));
+        }
+    }
+}
+
 /// Counts, per thread, the bytes allocated and not yet freed, and their
 /// peak, so a test can see what a read reserves. Per thread, since the
 /// tests of this binary run side by side.
@@ -229,6 +322,12 @@ fn read_peak(bytes: &[u8]) -> usize {
         if bytes.starts_with(b"SKL\0") {
             drop(Skeleton::from_bytes(bytes));
             drop(check_skl(bytes));
+        } else if bytes.starts_with(b"MSH\0") {
+            drop(Mesh::from_bytes(bytes));
+            drop(check_msh(bytes, None));
+        } else if bytes.starts_with(b"CMS\0") {
+            drop(Collision::from_bytes(bytes));
+            drop(check_cms(bytes));
         } else {
             drop(Animation::from_bytes(bytes));
             drop(check_ani(bytes, None));
@@ -266,6 +365,12 @@ fn reading_reserves_at_most_a_small_multiple_of_the_file() {
         ("two billion tracks", header(b"ANI\0", &[4002, 0, 1000, huge])),
         ("a two-billion-byte bone name", header(b"ANI\0", &[4000, 0, 1000, 1, huge])),
         ("two billion bones", header(b"SKL\0", &[1000, huge])),
+        ("two billion submeshes", header(b"MSH\0", &[2002, 1, 1, 0, 0, 0, 0, 0, 0, 0, huge])),
+        ("two billion vertices", header(b"MSH\0", &[2002, 1, 1 | 8, 0, 0, 0, 0, 0, 0, 0, 0, huge])),
+        ("two billion mesh bone names", header(b"MSH\0", &[2002, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0, 1, huge])),
+        ("two billion faces", header(b"MSH\0", &[2000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, huge])),
+        ("two billion control points", header(b"MSH\0", &[2002, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, huge])),
+        ("two billion collision vertices", header(b"CMS\0", &[5000, huge])),
     ];
     for (what, bytes) in &claims {
         let peak = read_peak(bytes);

@@ -155,11 +155,10 @@ fn print_material(path: &Path, script: &MaterialScript) {
                     (None, false) => "no texture".into(),
                 })
                 .collect();
+            let blend = if pass.is_transparent() { format!("blend {}", pass.blend) } else { "opaque".into() };
             println!(
-                "      {}: {}{}{} [{}]",
+                "      {}: {blend}{} [{}]",
                 pass.shader_group.as_deref().unwrap_or("fixed function"),
-                pass.blend,
-                if pass.is_transparent() { ", transparent" } else { "" },
                 if pass.is_two_sided() { ", two-sided" } else { "" },
                 textures.join(", ")
             );
