@@ -4,28 +4,43 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Finding, LineStarts, Severity, check_ani, check_material, check_msh, check_skl, line_of};
+use super::{Finding, LineStarts, Severity, line_of};
+use crate::format::Mesh;
 use crate::format::msh::submesh_offset;
-use crate::format::{Mesh, Skeleton};
 use crate::resource::{Character, CharacterMesh, Link};
 
-/// Every finding about a character, each with the file it is in: the links
-/// the config makes, and the lint of every file it names (animations and
-/// meshes against its skeleton).
-pub fn check_character(character: &Character) -> Vec<(PathBuf, Finding)> {
+/// What checking a character's links finds, and the files it names.
+#[derive(Debug, Clone, Default)]
+pub struct CharacterCheck {
+    /// Findings about the links, each with the file it is in: files the
+    /// client would not find, meshes without a material script, too few
+    /// materials, missing textures, `#SKELETON` after `#MESH_LIST`.
+    pub findings: Vec<(PathBuf, Finding)>,
+    /// Every file the config names that was found, with the skeleton to
+    /// lint it against (for animations and meshes): run the file lint on
+    /// each. A tool checking many characters lints a file shared by them
+    /// once for each skeleton.
+    pub files: Vec<(PathBuf, Option<PathBuf>)>,
+}
+
+/// Checks the links between a character's files, as the client builds it:
+/// the skeleton, each mesh, a material script per mesh with enough
+/// materials for the submeshes that draw, the textures the scripts name,
+/// the animations and the collision mesh.
+pub fn check_character(character: &Character) -> CharacterCheck {
     let config_bytes = std::fs::read(&character.config_path).unwrap_or_default();
-    let c = LinkCheck { character, config_bytes: &config_bytes, out: Vec::new() };
+    let c = LinkCheck { character, config_bytes: &config_bytes, out: CharacterCheck::default() };
     c.run()
 }
 
 struct LinkCheck<'a> {
     character: &'a Character,
     config_bytes: &'a [u8],
-    out: Vec<(PathBuf, Finding)>,
+    out: CharacterCheck,
 }
 
 impl LinkCheck<'_> {
-    fn run(mut self) -> Vec<(PathBuf, Finding)> {
+    fn run(mut self) -> CharacterCheck {
         let skeleton = self.skeleton();
         self.order();
         for mesh in &self.character.meshes {
@@ -33,12 +48,13 @@ impl LinkCheck<'_> {
         }
         for link in &self.character.animations {
             if let Some(path) = self.found(link, Severity::Error, "") {
-                let bytes = std::fs::read(&path).unwrap_or_default();
-                self.lint(&path, check_ani(&bytes, skeleton.as_ref()));
+                self.out.files.push((path, skeleton.clone()));
             }
         }
-        if let Some(link) = &self.character.collision {
-            self.found(link, Severity::Warning, " (the model has no collision)");
+        if let Some(link) = &self.character.collision
+            && let Some(path) = self.found(link, Severity::Warning, " (the model has no collision)")
+        {
+            self.out.files.push((path, None));
         }
         self.out
     }
@@ -47,7 +63,7 @@ impl LinkCheck<'_> {
         let lines = LineStarts::new(self.config_bytes);
         let line = line_of(self.config_bytes, name);
         let finding = Finding::new(severity, rule, lines.offset(line), format!("line {line}: {message}"));
-        self.out.push((self.character.config_path.clone(), finding));
+        self.out.findings.push((self.character.config_path.clone(), finding));
     }
 
     /// The path of a linked file, or a finding that it is missing.
@@ -63,11 +79,8 @@ impl LinkCheck<'_> {
         link.path.clone()
     }
 
-    fn lint(&mut self, path: &Path, findings: Vec<Finding>) {
-        self.out.extend(findings.into_iter().map(|f| (path.to_path_buf(), f)));
-    }
-
-    fn skeleton(&mut self) -> Option<Skeleton> {
+    /// The skeleton's path, once found (it is linted like the other files).
+    fn skeleton(&mut self) -> Option<PathBuf> {
         let Some(linked) = &self.character.skeleton else {
             if !self.character.config.meshes.is_empty() || !self.character.config.animations.is_empty() {
                 self.config_finding(
@@ -80,8 +93,8 @@ impl LinkCheck<'_> {
             return None;
         };
         let path = self.found(&linked.link, Severity::Error, ": nothing can be skinned or animated")?;
-        self.lint(&path, check_skl(&std::fs::read(&path).unwrap_or_default()));
-        linked.get().cloned()
+        self.out.files.push((path.clone(), None));
+        Some(path)
     }
 
     /// `#SKELETON` must come before `#MESH_LIST`: a skinned mesh built with
@@ -99,13 +112,13 @@ impl LinkCheck<'_> {
         }
     }
 
-    fn mesh(&mut self, entry: &CharacterMesh, skeleton: Option<&Skeleton>) {
+    fn mesh(&mut self, entry: &CharacterMesh, skeleton: Option<&PathBuf>) {
         let name = entry.mesh.link.name.trim_end_matches(".msh").to_owned();
         let Some(mesh_path) = self.found(&entry.mesh.link, Severity::Error, ": the client does not load the model")
         else {
             return;
         };
-        self.lint(&mesh_path, check_msh(&std::fs::read(&mesh_path).unwrap_or_default(), skeleton));
+        self.out.files.push((mesh_path.clone(), skeleton.cloned()));
         let Some(script_path) = entry.material.link.path.clone() else {
             self.config_finding(
                 Severity::Error,
@@ -119,14 +132,14 @@ impl LinkCheck<'_> {
             return;
         };
         let script_bytes = std::fs::read(&script_path).unwrap_or_default();
-        self.lint(&script_path, check_material(&script_bytes));
+        self.out.files.push((script_path.clone(), None));
         if let (Some(mesh), Some(script)) = (entry.mesh.get(), entry.material.get()) {
             self.materials_cover(&mesh_path, mesh, script.materials.len(), &script_path);
         }
         let lines = LineStarts::new(&script_bytes);
         for texture in entry.textures.iter().filter(|t| t.path.is_none()) {
             let line = line_of_texture(&script_bytes, &texture.name);
-            self.out.push((
+            self.out.findings.push((
                 script_path.clone(),
                 Finding::new(
                     Severity::Warning,
@@ -151,7 +164,7 @@ impl LinkCheck<'_> {
                     script_path.display()
                 );
                 let finding = Finding::new(Severity::Warning, "few-materials", submesh_offset(s), message);
-                self.out.push((mesh_path.to_path_buf(), finding));
+                self.out.findings.push((mesh_path.to_path_buf(), finding));
             }
         }
     }

@@ -8,7 +8,7 @@ mod msh;
 mod skl;
 
 pub use ani::check_ani;
-pub use links::check_character;
+pub use links::{CharacterCheck, check_character};
 pub use material::check_material;
 pub use msh::{check_cms, check_mesh_bones, check_msh};
 pub use skl::check_skl;

@@ -1,7 +1,7 @@
 //! `io3d check`: the lint over files and folders, in parallel, with the
 //! links between a character's files.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -25,6 +25,14 @@ struct FileFinding {
     finding: Finding,
 }
 
+/// A file to lint, against which skeleton, and whether it was named (on
+/// the command line or by a config) rather than found in a folder.
+struct Lint {
+    file: PathBuf,
+    skeleton: Option<PathBuf>,
+    named: bool,
+}
+
 /// A file to check, and whether it was named (rather than found in a
 /// folder, where text files that are neither configs nor scripts are
 /// skipped).
@@ -34,21 +42,38 @@ struct Target {
 }
 
 pub fn run(paths: &[PathBuf], skeleton: Option<&Path>, json: bool) -> Result<ExitCode> {
-    let skeleton = skeleton.map(load::skeleton).transpose()?;
+    let given = skeleton.map(|path| load::skeleton(path).map(|s| (path.to_path_buf(), s))).transpose()?;
     let (targets, unsearchable) = collect(paths);
     let progress = ProgressBar::new(targets.len() as u64).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}").expect("a valid progress template"),
     );
-    let findings: Vec<FileFinding> = targets
+    // Every file is linted once for each skeleton it is checked against:
+    // the one given, or the one of each character naming it.
+    let given_path = given.as_ref().map(|(path, _)| path.clone());
+    let checked: Vec<(Vec<FileFinding>, Vec<Lint>)> = targets
         .par_iter()
-        .flat_map_iter(|target| {
-            let found = check_file(target, skeleton.as_ref());
+        .map(|target| {
+            let found = check_target(target, given_path.as_ref());
             progress.inc(1);
             found
         })
-        .chain(unsearchable)
         .collect();
     progress.finish_and_clear();
+    let mut findings: Vec<FileFinding> = unsearchable;
+    // A file named on the command line and also found in a folder counts
+    // as named.
+    let mut lints: HashMap<(PathBuf, Option<PathBuf>), bool> = HashMap::new();
+    for (found, to_lint) in checked {
+        findings.extend(found);
+        for Lint { file, skeleton, named } in to_lint {
+            *lints.entry((file, skeleton)).or_default() |= named;
+        }
+    }
+    let skeletons = Skeletons::load(lints.keys().filter_map(|(_, s)| s.as_ref()), given);
+    let lints: Vec<_> = lints.into_iter().collect();
+    findings.par_extend(lints.par_iter().flat_map_iter(|((file, skeleton), named)| {
+        lint_file(file, skeleton.as_ref().and_then(|s| skeletons.get(s)), *named)
+    }));
     let findings = sorted_unique(findings);
     if json {
         println!("{}", serde_json::to_string_pretty(&findings).context("cannot print findings")?);
@@ -57,9 +82,10 @@ pub fn run(paths: &[PathBuf], skeleton: Option<&Path>, json: bool) -> Result<Exi
     }
     let count = |s| findings.iter().filter(|f| f.finding.severity == s).count();
     let errors = count(Severity::Error);
+    let files: HashSet<&Path> = lints.iter().map(|((file, _), _)| file.as_path()).collect();
     eprintln!(
         "checked {} files: {errors} errors, {} warnings, {} notes",
-        targets.len(),
+        files.len(),
         count(Severity::Warning),
         count(Severity::Info)
     );
@@ -67,6 +93,28 @@ pub fn run(paths: &[PathBuf], skeleton: Option<&Path>, json: bool) -> Result<Exi
         eprintln!("by rule: {}", rule_counts(&findings));
     }
     Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// The skeletons files are linted against, each read once by path.
+struct Skeletons(HashMap<PathBuf, Skeleton>);
+
+impl Skeletons {
+    fn load<'a>(paths: impl Iterator<Item = &'a PathBuf>, given: Option<(PathBuf, Skeleton)>) -> Self {
+        let mut skeletons: HashMap<PathBuf, Skeleton> = given.into_iter().collect();
+        for path in paths {
+            if !skeletons.contains_key(path)
+                && let Some(skeleton) = std::fs::read(path).ok().and_then(|b| Skeleton::from_bytes(&b).ok())
+            {
+                skeletons.insert(path.clone(), skeleton);
+            }
+        }
+        Self(skeletons)
+    }
+
+    /// A skeleton that read (one that did not is a finding of its own).
+    fn get(&self, path: &Path) -> Option<&Skeleton> {
+        self.0.get(path)
+    }
 }
 
 /// Sorted by file and offset; a finding reached twice (a mesh shared by two
@@ -131,10 +179,35 @@ fn is_checked(path: &Path) -> bool {
     ["ani", "skl", "msh", "cms", "txt"].iter().any(|ext| has_extension(path, ext))
 }
 
-fn check_file(target: &Target, skeleton: Option<&Skeleton>) -> Vec<FileFinding> {
+/// A target's findings, and the files it asks to lint: itself (against
+/// the skeleton given), or for a model config every file it names (against
+/// the character's skeleton) beside the findings about its links.
+fn check_target(target: &Target, skeleton: Option<&PathBuf>) -> (Vec<FileFinding>, Vec<Lint>) {
     let path = &target.path;
+    let itself = Lint { file: path.clone(), skeleton: skeleton.cloned(), named: target.named };
+    let is_config = has_extension(path, "txt")
+        && std::fs::read(path).is_ok_and(|bytes| text_kind(path, &bytes) == Some(ResourceKind::Model));
+    if !is_config {
+        return (Vec::new(), vec![itself]);
+    }
+    let unreadable_config = |message: String| vec![FileFinding { file: path.clone(), finding: unreadable(0, message) }];
+    match Character::load(path) {
+        Ok(character) => {
+            let links = check_character(&character);
+            let findings = links.findings.into_iter().map(|(file, finding)| FileFinding { file, finding }).collect();
+            let named = links.files.into_iter().map(|(file, skeleton)| Lint { file, skeleton, named: true });
+            (findings, named.chain([itself]).collect())
+        }
+        Err(error) => (unreadable_config(error.to_string()), vec![itself]),
+    }
+}
+
+/// The lint of one file by its kind. `named` files that are text but
+/// neither a config nor a script are a finding; found in a folder, they
+/// are skipped.
+fn lint_file(path: &Path, skeleton: Option<&Skeleton>, named: bool) -> Vec<FileFinding> {
     let in_file = |findings: Vec<Finding>| -> Vec<FileFinding> {
-        findings.into_iter().map(|finding| FileFinding { file: path.clone(), finding }).collect()
+        findings.into_iter().map(|finding| FileFinding { file: path.to_path_buf(), finding }).collect()
     };
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
@@ -146,8 +219,11 @@ fn check_file(target: &Target, skeleton: Option<&Skeleton>) -> Vec<FileFinding> 
         Some(b"CMS\0") => in_file(check_cms(&bytes)),
         _ if has_extension(path, "txt") => match text_kind(path, &bytes) {
             Some(ResourceKind::Material) => in_file(check_material(&bytes)),
-            Some(_) => check_config(path, &bytes),
-            None if target.named => in_file(vec![unreadable(
+            Some(_) => match ModelConfig::parse(&bytes) {
+                Ok(_) => Vec::new(),
+                Err(error) => in_file(vec![unreadable(0, error.to_string())]),
+            },
+            None if named => in_file(vec![unreadable(
                 0,
                 "neither a model config (no #SECTION lines) nor a material script (no material block)".into(),
             )]),
@@ -157,19 +233,5 @@ fn check_file(target: &Target, skeleton: Option<&Skeleton>) -> Vec<FileFinding> 
         _ if has_extension(path, "cms") => in_file(check_cms(&bytes)),
         _ if has_extension(path, "skl") => in_file(check_skl(&bytes)),
         _ => in_file(check_ani(&bytes, skeleton)),
-    }
-}
-
-/// A model config: that it parses, and the links between the files it
-/// names (each finding in the file it is about).
-fn check_config(path: &Path, bytes: &[u8]) -> Vec<FileFinding> {
-    if let Err(error) = ModelConfig::parse(bytes) {
-        return vec![FileFinding { file: path.to_path_buf(), finding: unreadable(0, error.to_string()) }];
-    }
-    match Character::load(path) {
-        Ok(character) => {
-            check_character(&character).into_iter().map(|(file, finding)| FileFinding { file, finding }).collect()
-        }
-        Err(error) => vec![FileFinding { file: path.to_path_buf(), finding: unreadable(0, error.to_string()) }],
     }
 }
