@@ -5,9 +5,9 @@
 //! material, mesh, model/animodel, model/staticmodel, skeleton, texture}`)
 //! and reads from pack files or Windows disks, so names match without case.
 //! A config's skeleton, meshes, material scripts, textures and animations
-//! are each looked up in their kind's folder, with no fallbacks. For loose
-//! files (the bundled samples, a folder a modder unpacked) a file beside the
-//! config is found too.
+//! are each looked up in their kind's folder, with no fallbacks. A config
+//! outside any resource folder (loose files, such as the bundled samples)
+//! finds them beside itself instead.
 
 use std::path::{Path, PathBuf};
 
@@ -73,18 +73,13 @@ pub fn find_without_case(dir: &Path, name: &str) -> Option<PathBuf> {
 /// config's lines start with `#` sections, a script's with `material`).
 /// `None` for text that is neither.
 pub fn text_kind(path: &Path, bytes: &[u8]) -> Option<ResourceKind> {
-    let under = |kind: ResourceKind| {
-        path.parent()
-            .into_iter()
-            .flat_map(Path::ancestors)
-            .filter_map(|dir| dir.file_name()?.to_str())
-            .any(|name| name.eq_ignore_ascii_case(kind.folder()))
-    };
-    if under(ResourceKind::Material) {
-        return Some(ResourceKind::Material);
-    }
-    if under(ResourceKind::Model) {
-        return Some(ResourceKind::Model);
+    // The nearest `material` or `model` folder above decides.
+    let folder = path.parent().into_iter().flat_map(Path::ancestors).find_map(|dir| {
+        let name = dir.file_name()?.to_str()?;
+        [ResourceKind::Material, ResourceKind::Model].into_iter().find(|k| name.eq_ignore_ascii_case(k.folder()))
+    });
+    if folder.is_some() {
+        return folder;
     }
     let text = crate::format::string::decode_text(bytes);
     let mut words =
@@ -167,8 +162,8 @@ pub struct Link {
     pub name: String,
     /// The kind of file it is.
     pub kind: ResourceKind,
-    /// Where it is; `None` when it is in neither the kind's folder nor
-    /// beside the file that names it.
+    /// Where it is; `None` when the kind's folder (or, for a config in no
+    /// resource folder, the config's own folder) does not have it.
     pub path: Option<PathBuf>,
 }
 
@@ -179,6 +174,13 @@ pub struct Linked<T> {
     pub link: Link,
     /// The parsed file, or why it is missing or unreadable.
     pub value: Result<T, String>,
+}
+
+impl CharacterMesh {
+    /// The mesh's name as the config writes it (no extension).
+    pub fn name(&self) -> &str {
+        self.mesh.link.name.strip_suffix(".msh").unwrap_or(&self.mesh.link.name)
+    }
 }
 
 impl<T> Linked<T> {
@@ -274,7 +276,7 @@ impl Character {
 }
 
 /// Finds the files a config names: in the kind's folder of its resource
-/// folder, else beside the config.
+/// folder, or beside a config that is in none.
 struct Resolver<'a> {
     beside: &'a Path,
     folder: Option<ResourceFolder>,
@@ -282,11 +284,10 @@ struct Resolver<'a> {
 
 impl Resolver<'_> {
     fn link(&self, kind: ResourceKind, name: &str) -> Link {
-        let path = self
-            .folder
-            .as_ref()
-            .and_then(|folder| folder.find(kind, name))
-            .or_else(|| find_without_case(self.beside, name));
+        let path = match &self.folder {
+            Some(folder) => folder.find(kind, name),
+            None => find_without_case(self.beside, name),
+        };
         Link { name: name.to_owned(), kind, path }
     }
 
@@ -352,6 +353,7 @@ mod tests {
         assert_eq!(text_kind(Path::new("a/b.txt"), b"; x\n#MODEL_CFG\n"), Some(ResourceKind::Model));
         assert_eq!(text_kind(Path::new("res/Material/b.txt"), b""), Some(ResourceKind::Material));
         assert_eq!(text_kind(Path::new("res/model/animodel/b.txt"), b""), Some(ResourceKind::Model));
+        assert_eq!(text_kind(Path::new("material/res/model/b.txt"), b""), Some(ResourceKind::Model));
         assert_eq!(text_kind(Path::new("readme.txt"), b"Hello"), None);
     }
 }

@@ -58,6 +58,9 @@ pub struct SkinnedVertices {
     pub positions: Vec<Vec3>,
     /// Normals, unit length (empty when the mesh stores none).
     pub normals: Vec<Vec3>,
+    /// Bone names of the mesh the rig lacks (skinned on the root, as the
+    /// client does); filled by [`skin_on`].
+    pub unknown_bones: Vec<FileString>,
 }
 
 /// Skins `mesh` with palette `matrices` ([`MeshBinding::matrices`]) as the
@@ -69,7 +72,11 @@ pub struct SkinnedVertices {
 /// stored vertices.
 pub fn skin(mesh: &Mesh, matrices: &[Mat4], root: Mat4) -> SkinnedVertices {
     let Some(weights) = mesh.weights.as_ref().filter(|_| mesh.is_skinned()) else {
-        return SkinnedVertices { positions: mesh.positions.clone(), normals: mesh.normals.clone() };
+        return SkinnedVertices {
+            positions: mesh.positions.clone(),
+            normals: mesh.normals.clone(),
+            ..Default::default()
+        };
     };
     let blended = |v: usize| {
         weights.influences(v).fold(Mat4::ZERO, |sum, (index, weight)| {
@@ -80,6 +87,7 @@ pub fn skin(mesh: &Mesh, matrices: &[Mat4], root: Mat4) -> SkinnedVertices {
     let mut out = SkinnedVertices {
         positions: Vec::with_capacity(mesh.positions.len()),
         normals: Vec::with_capacity(mesh.normals.len()),
+        unknown_bones: Vec::new(),
     };
     for v in 0..mesh.vertex_count.min(weights.weights.len()) {
         let m = blended(v);
@@ -93,20 +101,23 @@ pub fn skin(mesh: &Mesh, matrices: &[Mat4], root: Mat4) -> SkinnedVertices {
     out
 }
 
-/// Where each control point of a version 2002 mesh is: moved by its linked
-/// bone like a vertex of weight 1 (an unknown bone name means the root).
+/// Where each control point of a version 2002 mesh is: on a skinned mesh
+/// moved by its linked bone like a vertex of weight 1 (an unknown bone name
+/// means the root); on any other mesh where stored, as its vertices.
 pub fn control_points(mesh: &Mesh, rig: &Rig, world: &[BonePose]) -> Vec<Vec3> {
-    mesh.control_points
-        .iter()
-        .map(|cp| bone_matrix(rig, world, rig.bone(cp.bone.c_str()).unwrap_or(0)).transform_point3(cp.point))
-        .collect()
+    let moved = |bone: &FileString, point: Vec3| {
+        bone_matrix(rig, world, rig.bone(bone.c_str()).unwrap_or(0)).transform_point3(point)
+    };
+    mesh.control_points.iter().map(|cp| if mesh.is_skinned() { moved(&cp.bone, cp.point) } else { cp.point }).collect()
 }
 
 /// Skins a mesh on a rig at a world pose: binding, palette and vertices in
 /// one call, for tools that pose a mesh once.
 pub fn skin_on(mesh: &Mesh, rig: &Rig, world: &[BonePose]) -> SkinnedVertices {
-    let matrices = mesh.weights.as_ref().map(|w| MeshBinding::new(w, rig).matrices(rig, world)).unwrap_or_default();
-    skin(mesh, &matrices, bone_matrix(rig, world, 0))
+    let binding = mesh.weights.as_ref().map(|w| MeshBinding::new(w, rig)).unwrap_or_default();
+    let mut skinned = skin(mesh, &binding.matrices(rig, world), bone_matrix(rig, world, 0));
+    skinned.unknown_bones = binding.unknown.into_iter().map(|(_, name)| name).collect();
+    skinned
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{Finding, LineStarts, Severity, line_of};
 use crate::format::Mesh;
 use crate::format::msh::submesh_offset;
-use crate::resource::{Character, CharacterMesh, Link};
+use crate::resource::{Character, CharacterMesh, Link, ResourceKind};
 
 /// What checking a character's links finds, and the files it names.
 #[derive(Debug, Clone, Default)]
@@ -47,12 +47,12 @@ impl LinkCheck<'_> {
             self.mesh(mesh, skeleton.as_ref());
         }
         for link in &self.character.animations {
-            if let Some(path) = self.found(link, Severity::Error, "") {
+            if let Some(path) = self.found(link, &link.name, Severity::Error, "") {
                 self.out.files.push((path, skeleton.clone()));
             }
         }
         if let Some(link) = &self.character.collision
-            && let Some(path) = self.found(link, Severity::Warning, " (the model has no collision)")
+            && let Some(path) = self.found(link, &link.name, Severity::Warning, " (the model has no collision)")
         {
             self.out.files.push((path, None));
         }
@@ -66,33 +66,47 @@ impl LinkCheck<'_> {
         self.out.findings.push((self.character.config_path.clone(), finding));
     }
 
-    /// The path of a linked file, or a finding that it is missing.
-    fn found(&mut self, link: &Link, severity: Severity, consequence: &str) -> Option<PathBuf> {
+    /// The path of a linked file, or a finding on the config line that
+    /// names it (`written`) that it is missing.
+    fn found(&mut self, link: &Link, written: &str, severity: Severity, consequence: &str) -> Option<PathBuf> {
         if link.path.is_none() {
-            let folder = link.kind.folder();
             let message = format!(
-                "no {folder} file named '{}' in the {folder} folder or beside the config{consequence}",
-                link.name
+                "no {} file named '{}' {}{consequence}",
+                link.kind.folder(),
+                link.name,
+                self.searched(link.kind)
             );
-            self.config_finding(severity, "missing-file", &link.name, message);
+            self.config_finding(severity, "missing-file", written, message);
         }
         link.path.clone()
+    }
+
+    /// Where files of a kind were looked for, for messages.
+    fn searched(&self, kind: ResourceKind) -> String {
+        match &self.character.folder {
+            Some(folder) => format!("in {}", folder.root.join(kind.folder()).display()),
+            None => "beside the config (which is in no resource folder)".into(),
+        }
     }
 
     /// The skeleton's path, once found (it is linted like the other files).
     fn skeleton(&mut self) -> Option<PathBuf> {
         let Some(linked) = &self.character.skeleton else {
-            if !self.character.config.meshes.is_empty() || !self.character.config.animations.is_empty() {
+            // Static props have no skeleton; animations and skinned meshes
+            // need one.
+            let skinned = self.character.meshes.iter().any(|m| m.mesh.get().is_some_and(Mesh::is_skinned));
+            if skinned || !self.character.config.animations.is_empty() {
                 self.config_finding(
                     Severity::Error,
                     "no-skeleton",
                     "#MODEL_CFG",
-                    "the config names no #SKELETON: its meshes cannot be skinned and its animations have nothing to play on".into(),
+                    "the config names no #SKELETON, but it has animations or skinned meshes, which need one".into(),
                 );
             }
             return None;
         };
-        let path = self.found(&linked.link, Severity::Error, ": nothing can be skinned or animated")?;
+        let path =
+            self.found(&linked.link, &linked.link.name, Severity::Error, ": nothing can be skinned or animated")?;
         self.out.files.push((path.clone(), None));
         Some(path)
     }
@@ -113,8 +127,9 @@ impl LinkCheck<'_> {
     }
 
     fn mesh(&mut self, entry: &CharacterMesh, skeleton: Option<&PathBuf>) {
-        let name = entry.mesh.link.name.trim_end_matches(".msh").to_owned();
-        let Some(mesh_path) = self.found(&entry.mesh.link, Severity::Error, ": the client does not load the model")
+        let name = entry.name().to_owned();
+        let Some(mesh_path) =
+            self.found(&entry.mesh.link, &name, Severity::Error, ": the client does not load the model")
         else {
             return;
         };
@@ -138,7 +153,7 @@ impl LinkCheck<'_> {
         }
         let lines = LineStarts::new(&script_bytes);
         for texture in entry.textures.iter().filter(|t| t.path.is_none()) {
-            let line = line_of_texture(&script_bytes, &texture.name);
+            let line = line_of(&script_bytes, &format!("texture {}", texture.name));
             self.out.findings.push((
                 script_path.clone(),
                 Finding::new(
@@ -159,7 +174,7 @@ impl LinkCheck<'_> {
         for (s, submesh) in mesh.submeshes.iter().enumerate().skip(materials) {
             if submesh.face_count > 0 {
                 let message = format!(
-                    "submesh {s} draws {} faces, but the material script {} has only {materials} materials: the submesh gets an empty one",
+                    "submesh {s} has {} faces, but the material script {} has only {materials} materials: the client makes one submesh a material and does not draw this one",
                     submesh.face_count,
                     script_path.display()
                 );
@@ -168,9 +183,4 @@ impl LinkCheck<'_> {
             }
         }
     }
-}
-
-/// The line of a script that names a texture (`texture NAME`), or 1.
-fn line_of_texture(script: &[u8], name: &str) -> usize {
-    line_of(script, &format!("texture {name}"))
 }

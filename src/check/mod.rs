@@ -139,18 +139,17 @@ impl fmt::Display for Grouped<'_> {
             return self.first.fmt(f);
         };
         let within = if item.within.is_empty() { String::new() } else { format!("{}, ", item.within) };
+        let units = plural(item.unit);
         write!(
             f,
-            "{} [{}] at bytes {} to {}: {within}{}s {} to {} ({} {}s; {} {}: {})",
+            "{} [{}] at bytes {} to {}: {within}{units} {} to {} ({} {units}; {} {}: {})",
             self.first.severity,
             self.first.rule,
             self.first.offset,
             last.offset,
-            item.unit,
             item.index,
             last_item.index,
             self.count,
-            item.unit,
             item.unit,
             item.index,
             item.detail
@@ -200,6 +199,14 @@ fn check_trailing(out: &mut Vec<Finding>, offset: usize, trailing: &[u8]) {
     }
 }
 
+/// "keys", "vertices", "faces".
+fn plural(unit: &str) -> String {
+    match unit {
+        "vertex" => "vertices".into(),
+        _ => format!("{unit}s"),
+    }
+}
+
 /// Where each line of a text file starts, to turn line numbers into the
 /// byte offsets findings carry.
 pub struct LineStarts(Vec<usize>);
@@ -218,12 +225,13 @@ impl LineStarts {
     }
 }
 
-/// The first line (from 1) whose text, trimmed, is `text` (a file name in a
-/// model config), or 1.
+/// The first line (from 1) whose words are those of `text` (a file name in
+/// a model config, `texture NAME` in a script), however spaced, or 1.
 pub fn line_of(bytes: &[u8], text: &str) -> usize {
+    let words: Vec<&str> = text.split_whitespace().collect();
     bytes
         .split(|&b| b == b'\n')
-        .position(|line| crate::format::string::decode_text(line).trim() == text)
+        .position(|line| crate::format::string::decode_text(line).split_whitespace().eq(words.iter().copied()))
         .map_or(1, |i| i + 1)
 }
 
@@ -240,6 +248,11 @@ mod tests {
         let key = |rule, k| {
             Finding::on_item(Severity::Warning, rule, 100 + k, ("track 0 'Bip01'", "key", k), format!("detail {k}"))
         };
+        let vertex = |v| Finding::on_item(Severity::Error, "bone-index", v, ("weights", "vertex", v), "out");
+        assert_eq!(
+            group(&[vertex(7), vertex(8)])[0].to_string(),
+            "error [bone-index] at bytes 7 to 8: weights, vertices 7 to 8 (2 vertices; vertex 7: out)"
+        );
         let findings =
             [key("not-unit", 4), key("key-order", 4), key("not-unit", 5), key("not-unit", 6), key("not-unit", 9)];
         let lines: Vec<String> = group(&findings).iter().map(ToString::to_string).collect();

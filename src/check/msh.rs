@@ -44,13 +44,17 @@ pub fn check_msh(bytes: &[u8], skeleton: Option<&Skeleton>) -> Vec<Finding> {
 /// lacks: the client silently skins those vertices on the root.
 pub fn check_mesh_bones(mesh: &Mesh, layout: &MshLayout, skeleton: &Skeleton, out: &mut Vec<Finding>) {
     let Some(weights) = &mesh.weights else { return };
-    for (i, name) in weights.names.iter().enumerate() {
-        if name.length_field() > 0 && skeleton.bone_index(name.c_str()).is_none() {
+    // Bone indices count only the names the client keeps.
+    let kept = weights.names.iter().enumerate().filter(|(_, n)| n.length_field() > 0);
+    for (entry, (i, name)) in kept.enumerate() {
+        if skeleton.bone_index(name.c_str()).is_none() {
             out.push(Finding::new(
                 Severity::Error,
                 "unknown-bone",
                 layout.bone_names[i],
-                format!("bone name {i} '{name}': the skeleton has no such bone, so the client skins its vertices on the root"),
+                format!(
+                    "bone name {i} '{name}' (bone index {entry}): the skeleton has no such bone, so the client skins its vertices on the root"
+                ),
             ));
         }
     }
@@ -90,6 +94,14 @@ impl MshCheck<'_> {
                     "mask {:#x} has bits {failing:#x} (position w, colour 1, uv2 or uv3): the client cannot create a skinned mesh's vertex streams with them and the mesh does not load",
                     mask.0
                 ),
+            ));
+        }
+        if mesh.is_skinned() && mesh.weights.is_some() && !mask.has(VertexMask::NORMAL) {
+            out.push(Finding::new(
+                Severity::Warning,
+                "no-normals",
+                self.layout.mask,
+                "a skinned mesh without normals (mask bit 32): the client's software skinner refuses to build its buffers",
             ));
         }
         if mesh.is_skinned() && mesh.weights.is_none() {
@@ -148,6 +160,11 @@ impl MshCheck<'_> {
     /// can vanish at the screen's edge.
     fn bounds(&self, out: &mut Vec<Finding>) {
         let b = self.mesh.bounds;
+        if !(b.min.is_finite() && b.max.is_finite() && b.radius.is_finite()) {
+            let message = format!("the stored box {} to {} (radius {}) is not finite", b.min, b.max, b.radius);
+            out.push(Finding::new(Severity::Error, "not-finite", self.layout.bounds, message));
+            return;
+        }
         let slack = Vec3::splat(1e-3) + (b.max - b.min).abs() * 1e-4;
         let outside: Vec<usize> = (0..self.mesh.positions.len())
             .filter(|&v| {
@@ -215,12 +232,11 @@ impl MshCheck<'_> {
             let within = format!("submesh {s}");
             for (f, face) in mesh.submesh_indices(submesh).chunks_exact(3).enumerate() {
                 if let Some(&index) = face.iter().find(|&&i| !range.contains(&usize::from(i))) {
-                    let face = start / 3 + f;
                     out.push(Finding::on_item(
                         Severity::Error,
                         "submesh-index",
-                        self.layout.face(face),
-                        (&within, "face", face),
+                        self.layout.index(start + 3 * f),
+                        (&within, "face", f),
                         format!("index {index} is outside the submesh's vertices {} to {}", range.start, range.end),
                     ));
                 }
@@ -258,7 +274,11 @@ impl MshCheck<'_> {
         }
         let used: Vec<(i64, f32)> = weights.influences(v).collect();
         match used.len() {
-            0 => push(Severity::Warning, "no-weight", "no positive first weight: the client moves the vertex to the origin".into()),
+            0 => push(
+                Severity::Error,
+                "no-weight",
+                "no positive first weight: the client's software skinner gives the vertex no bone, so it and every later vertex take the next vertex's bones (shown here at the origin)".into(),
+            ),
             4 => push(
                 Severity::Warning,
                 "four-weights",
@@ -418,6 +438,7 @@ mod tests {
             "submesh-index",
             "unknown-bone",
             "duplicate-control-point",
+            "no-normals",
         ] {
             assert!(rules.contains(&rule), "{rule} missing from {findings:#?}");
         }
@@ -435,9 +456,10 @@ mod tests {
     #[test]
     fn a_clean_mesh_has_no_findings() {
         let mut mesh = broken();
-        mesh.mask = VertexMask(VertexMask::POSITION | VertexMask::WEIGHTS | VertexMask::INDICES);
+        mesh.mask = VertexMask(VertexMask::POSITION | VertexMask::NORMAL | VertexMask::WEIGHTS | VertexMask::INDICES);
         mesh.vertex_count = 4;
         mesh.positions.pop();
+        mesh.normals = vec![Vec3::Y; 4];
         let w = mesh.weights.as_mut().unwrap();
         w.names[1] = "Bip01 Spine".into();
         w.weights = vec![[1.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0], [0.8, 0.2, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]];

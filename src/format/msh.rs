@@ -129,9 +129,12 @@ impl Weights {
     /// is not (NaN included). A vertex with four positive weights gives
     /// four; the client's software skinner then reads on into the next
     /// vertex (the lint reports it).
+    /// A vertex past either array has none.
     pub fn influences(&self, vertex: usize) -> impl Iterator<Item = (i64, f32)> + '_ {
-        let (weights, bones) = (self.weights[vertex], self.bones[vertex]);
-        (0..4).map(move |k| (bone_index(bones[k]), weights[k])).take_while(|(_, w)| *w > 0.0)
+        let pair = self.weights.get(vertex).zip(self.bones.get(vertex));
+        pair.into_iter()
+            .flat_map(|(weights, bones)| (0..4).map(move |k| (bone_index(bones[k]), weights[k])))
+            .take_while(|(_, w)| *w > 0.0)
     }
 }
 
@@ -337,8 +340,19 @@ impl MshLayout {
 
     /// Offset of face `face`.
     pub fn face(&self, face: usize) -> usize {
-        self.faces + 4 + face * 6
+        self.index(face * 3)
     }
+
+    /// Offset of entry `index` of the index list.
+    pub fn index(&self, index: usize) -> usize {
+        self.faces + 4 + index * 2
+    }
+}
+
+/// The error for a count that does not read, placed in its part of the
+/// mesh.
+fn section(name: &'static str) -> impl Fn(ReadError) -> MshError {
+    move |cause| MshError::Malformed { place: Place::Section(name), cause }
 }
 
 /// Bytes of a submesh record.
@@ -390,10 +404,10 @@ impl Mesh {
             })
             .map_err(|(i, cause)| MshError::Malformed { place: Place::Submesh(i), cause })?;
         layout.submeshes = (0..mesh.submeshes.len()).map(submesh_offset).collect();
-        mesh.vertex_count = r.count("vertex count").map_err(header)?;
+        mesh.vertex_count = r.count("vertex count").map_err(section("vertices"))?;
         mesh.read_arrays(&mut r, &mut layout)?;
         layout.faces = r.pos();
-        let faces = r.count("face count").map_err(header)?;
+        let faces = r.count("face count").map_err(section("faces"))?;
         mesh.indices = r
             .items(faces.saturating_mul(3), 2, "vertex index", |b| u16::from_le_bytes([b[0], b[1]]))
             .map_err(|(i, cause)| MshError::Malformed { place: Place::Face(i / 3), cause })?;
@@ -411,44 +425,33 @@ impl Mesh {
             if !self.mask.has(array.bit()) {
                 continue;
             }
-            if array == VertexArray::Weights {
-                self.read_weights(r, layout)?;
-                continue;
+            if array != VertexArray::Weights {
+                layout.arrays.push((array, r.pos()));
             }
-            layout.arrays.push((array, r.pos()));
             let at =
                 |(vertex, cause)| MshError::Malformed { place: Place::Vertex { array: array.name(), vertex }, cause };
             let (what, size) = (array.name(), array.size());
+            let mut vec3s = || r.items(n, size, what, vec3_at).map_err(at);
             match array {
+                VertexArray::Position => self.positions = vec3s()?,
+                VertexArray::Normal => self.normals = vec3s()?,
+                VertexArray::Tangent => self.tangents = vec3s()?,
+                VertexArray::Binormal => self.binormals = vec3s()?,
+                VertexArray::BillboardCentre => self.billboard_centres = vec3s()?,
                 VertexArray::Colour => {
                     self.colours =
                         r.items(n, size, what, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).map_err(at)?
                 }
-                VertexArray::Uv0 | VertexArray::Uv1 => {
-                    let uvs = r.items(n, size, what, |b| Vec2::from_array(f32s_at(b))).map_err(at)?;
-                    *if array == VertexArray::Uv0 { &mut self.uv0 } else { &mut self.uv1 } = uvs;
-                }
-                _ => *self.vec3_array(array) = r.items(n, size, what, vec3_at).map_err(at)?,
+                VertexArray::Uv0 => self.uv0 = r.items(n, size, what, |b| Vec2::from_array(f32s_at(b))).map_err(at)?,
+                VertexArray::Uv1 => self.uv1 = r.items(n, size, what, |b| Vec2::from_array(f32s_at(b))).map_err(at)?,
+                VertexArray::Weights => self.read_weights(r, layout)?,
             }
         }
         Ok(())
     }
 
-    /// The `vec3` array stored for `array` (positions, normals, tangents,
-    /// binormals, billboard centres).
-    fn vec3_array(&mut self, array: VertexArray) -> &mut Vec<Vec3> {
-        match array {
-            VertexArray::Normal => &mut self.normals,
-            VertexArray::Tangent => &mut self.tangents,
-            VertexArray::Binormal => &mut self.binormals,
-            VertexArray::BillboardCentre => &mut self.billboard_centres,
-            _ => &mut self.positions,
-        }
-    }
-
     fn read_weights(&mut self, r: &mut Reader, layout: &mut MshLayout) -> Result<(), MshError> {
-        let header = |cause| MshError::Malformed { place: Place::Header, cause };
-        let count = r.count("bone name count").map_err(header)?;
+        let count = r.count("bone name count").map_err(section("weights"))?;
         let mut names = Vec::with_capacity(r.capacity(count, 4));
         for i in 0..count {
             layout.bone_names.push(r.pos());
@@ -465,8 +468,7 @@ impl Mesh {
     }
 
     fn read_control_points(&mut self, r: &mut Reader, layout: &mut MshLayout) -> Result<(), MshError> {
-        let count =
-            r.count("control point count").map_err(|cause| MshError::Malformed { place: Place::Trailer, cause })?;
+        let count = r.count("control point count").map_err(section("control points"))?;
         self.control_points = Vec::with_capacity(r.capacity(count, MIN_CONTROL_POINT_SIZE));
         for i in 0..count {
             layout.control_points.push(r.pos());
@@ -490,7 +492,9 @@ impl Mesh {
     pub fn to_bytes(&self) -> Result<Vec<u8>, WriteError> {
         self.check_arrays()?;
         let header = |p: WriteProblem| p.at(Place::Header);
-        let mut w = Writer::with_capacity(64 + self.vertex_count * 64 + self.indices.len() * 2);
+        // Sized from the arrays held, never from the stored count alone.
+        let arrays: usize = VertexArray::ALL.iter().map(|&a| self.array_len(a) * a.size()).sum();
+        let mut w = Writer::with_capacity(64 + arrays + self.indices.len() * 2);
         w.bytes(&MSH_MAGIC);
         w.i32(self.version);
         w.i32(self.mesh_type);
@@ -504,14 +508,14 @@ impl Mesh {
                 w.i32(v);
             }
         }
-        w.count(self.vertex_count, "vertices").map_err(header)?;
+        w.count(self.vertex_count, "vertices").map_err(|p| p.at(Place::Section("vertices")))?;
         self.write_arrays(&mut w)?;
-        w.count(self.indices.len() / 3, "faces").map_err(header)?;
+        w.count(self.indices.len() / 3, "faces").map_err(|p| p.at(Place::Section("faces")))?;
         for &i in &self.indices {
             w.u16(i);
         }
         if self.version == CONTROL_POINT_VERSION {
-            w.count(self.control_points.len(), "control points").map_err(|p| p.at(Place::Trailer))?;
+            w.count(self.control_points.len(), "control points").map_err(|p| p.at(Place::Section("control points")))?;
             for (i, cp) in self.control_points.iter().enumerate() {
                 let place = |p: WriteProblem| p.at(Place::ControlPoint(i));
                 w.string(&cp.kind, "control point type").map_err(place)?;
@@ -539,7 +543,7 @@ impl Mesh {
 
     fn write_weights(&self, w: &mut Writer) -> Result<(), WriteError> {
         let Some(weights) = &self.weights else { return Ok(()) };
-        w.count(weights.names.len(), "bone names").map_err(|p| p.at(Place::Header))?;
+        w.count(weights.names.len(), "bone names").map_err(|p| p.at(Place::Section("weights")))?;
         for (i, name) in weights.names.iter().enumerate() {
             w.string(name, "bone name").map_err(|p| p.at(Place::MeshBone(i)))?;
         }

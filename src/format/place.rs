@@ -34,6 +34,9 @@ pub enum Place {
         /// Index in the child list.
         child: usize,
     },
+    /// A part of a mesh named by what it holds ("vertices", "faces",
+    /// "weights", "control points"), for its counts.
+    Section(&'static str),
     /// A submesh record of a `.msh`.
     Submesh(usize),
     /// A vertex in one of a mesh's arrays (`"position"`, `"weights"`, ...).
@@ -65,6 +68,7 @@ impl fmt::Display for Place {
             Self::Bone(i, None) => write!(f, "bone {i}"),
             Self::Bone(i, Some(name)) => write!(f, "bone {i} '{name}'"),
             Self::Child { bone, name, child } => write!(f, "bone {bone} '{name}', child {child}"),
+            Self::Section(name) => f.write_str(name),
             Self::Submesh(i) => write!(f, "submesh {i}"),
             Self::Vertex { array, vertex } => write!(f, "{array} of vertex {vertex}"),
             Self::MeshBone(i) => write!(f, "bone name {i} of the weights"),

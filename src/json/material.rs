@@ -5,7 +5,7 @@
 //! ```json
 //! {"format":"material","source":"material Body\n{\n ...\n}\n",
 //!  "materials":[{"name":"Body","line":1,"passes":[{"line":5,"shader_group":"Static","scene_blend":"...",
-//!    "cull":"CounterClockwise","transparent":false,"two_sided":false,
+//!    "cull":"counter_clockwise","transparent":false,"two_sided":false,
 //!    "texture_units":[{"line":8,"texture":"body.dds","uv_set":0,"light_texture":false}]}]}],
 //!  "warnings":[]}
 //! ```
@@ -77,10 +77,10 @@ fn view(material: &Material) -> MaterialView {
         line: p.line,
         shader_group: p.shader_group.clone(),
         scene_blend: p.blend.to_string(),
-        cull: format!("{:?}", p.cull),
+        cull: p.cull.word().into(),
         transparent: p.is_transparent(),
         two_sided: p.is_two_sided(),
-        alpha_test: p.alpha_test.map(|a| format!("{:?} {}", a.func, a.value)),
+        alpha_test: p.alpha_test.map(|a| format!("{} {}", a.func.word(), a.value)),
         texture_units: p.texture_units.iter().map(unit).collect(),
     };
     MaterialView {

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use bevy_io3d::anim::skin::{MeshBinding, bone_matrix, control_points, skin};
+use bevy_io3d::anim::skin::{control_points, skin_on};
 use bevy_io3d::anim::{BonePose, RepeatMode, Rig};
 use bevy_io3d::format::Mesh;
 use bevy_io3d::json::values::{JsonF32, JsonString, floats};
@@ -78,14 +78,13 @@ pub fn run(request: Request) -> Result<ExitCode> {
 /// Skins one mesh, saying on standard error which of its bone names the
 /// skeleton lacks (the client skins those vertices on the root).
 fn skinned(path: &Path, mesh: &Mesh, rig: &Rig, pose: &[BonePose]) -> MeshDoc {
-    let binding = mesh.weights.as_ref().map(|w| MeshBinding::new(w, rig)).unwrap_or_default();
-    for (_, name) in &binding.unknown {
+    let vertices = skin_on(mesh, rig, pose);
+    for name in &vertices.unknown_bones {
         eprintln!(
             "io3d: {}: the skeleton has no bone '{name}'; its vertices follow the root, as in the client",
             path.display()
         );
     }
-    let vertices = skin(mesh, &binding.matrices(rig, pose), bone_matrix(rig, pose, 0));
     let points = |values: &[Vec3]| values.iter().map(|v| floats(v.to_array())).collect();
     MeshDoc {
         file: path.to_path_buf(),
