@@ -84,7 +84,10 @@ impl LinkCheck<'_> {
     /// Where files of a kind were looked for, for messages.
     fn searched(&self, kind: ResourceKind) -> String {
         match &self.character.folder {
-            Some(folder) => format!("in {}", folder.root.join(kind.folder()).display()),
+            Some(folder) => {
+                let searched = folder.folder(kind).unwrap_or_else(|| folder.root.join(kind.folder()));
+                format!("in {}", searched.display())
+            }
             None => "beside the config (which is in no resource folder)".into(),
         }
     }
@@ -140,8 +143,9 @@ impl LinkCheck<'_> {
                 "no-material-script",
                 &name,
                 format!(
-                    "mesh '{name}' has no material script '{}' in the material folder: the client does not load the mesh and stops building the model",
-                    entry.material.link.name
+                    "mesh '{name}' has no material script '{}' {}: the client does not load the mesh and stops building the model",
+                    entry.material.link.name,
+                    self.searched(ResourceKind::Material)
                 ),
             );
             return;
@@ -161,8 +165,9 @@ impl LinkCheck<'_> {
                     "missing-texture",
                     lines.offset(line),
                     format!(
-                        "line {line}: no texture file named '{}' in the texture folder: the client draws a 2x2 placeholder",
-                        texture.name
+                        "line {line}: no texture file named '{}' {}: the client draws a 2x2 placeholder",
+                        texture.name,
+                        self.searched(ResourceKind::Texture)
                     ),
                 ),
             ));
