@@ -175,13 +175,22 @@ impl<'a> Reader<'a> {
         what: &'static str,
         parse: impl Fn(&[u8]) -> T,
     ) -> Result<Vec<T>, (usize, ReadError)> {
+        Ok(self.item_bytes(count, size, what)?.chunks_exact(size.max(1)).map(parse).collect())
+    }
+
+    /// The bytes of `count` items of `size` bytes each, as
+    /// [`Reader::items`] reads them.
+    pub fn item_bytes(
+        &mut self,
+        count: usize,
+        size: usize,
+        what: &'static str,
+    ) -> Result<&'a [u8], (usize, ReadError)> {
         match count.checked_mul(size) {
-            Some(total) if total <= self.remaining() => {
-                Ok(self.take(total, what).map_err(|e| (0, e))?.chunks_exact(size.max(1)).map(parse).collect())
-            }
+            Some(total) if total <= self.remaining() => self.take(total, what).map_err(|e| (0, e)),
             _ => {
                 let whole = self.remaining() / size.max(1);
-                self.take(whole * size, what).map_err(|e| (0, e))?;
+                self.pos += whole * size;
                 Err((whole, ReadError::Truncated { what, at: self.pos, needed: size, len: self.data.len() }))
             }
         }

@@ -460,9 +460,9 @@ impl Mesh {
         }
         layout.arrays.push((VertexArray::Weights, r.pos()));
         let at = |(vertex, cause)| MshError::Malformed { place: Place::Vertex { array: "weights", vertex }, cause };
-        let pairs =
-            r.items(self.vertex_count, 32, "weights", |b| (f32s_at::<4>(b), f32s_at::<4>(&b[16..]))).map_err(at)?;
-        let (weights, bones) = pairs.into_iter().unzip();
+        let block = r.item_bytes(self.vertex_count, 32, "weights").map_err(at)?;
+        let weights = block.chunks_exact(32).map(f32s_at::<4>).collect();
+        let bones = block.chunks_exact(32).map(|b| f32s_at::<4>(&b[16..])).collect();
         self.weights = Some(Weights { names, weights, bones });
         Ok(())
     }
