@@ -33,6 +33,10 @@ struct Lint {
     named: bool,
 }
 
+/// Each file to lint and the skeleton to lint it against, with whether it
+/// was named ([`Lint::named`]).
+type LintPlan = HashMap<(PathBuf, Option<PathBuf>), bool>;
+
 /// A file to check, and whether it was named (rather than found in a
 /// folder, where text files that are neither configs nor scripts are
 /// skipped).
@@ -43,54 +47,68 @@ struct Target {
 
 pub fn run(paths: &[PathBuf], skeleton: Option<&Path>, json: bool) -> Result<ExitCode> {
     let given = skeleton.map(|path| load::skeleton(path).map(|s| (path.to_path_buf(), s))).transpose()?;
-    let (targets, unsearchable) = collect(paths);
+    let (targets, mut findings) = collect(paths);
     let progress = ProgressBar::new(targets.len() as u64).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}").expect("a valid progress template"),
     );
-    // Every file is linted once for each skeleton it is checked against:
-    // the one given, or the one of each character naming it.
-    let given_path = given.as_ref().map(|(path, _)| path.clone());
+    progress.set_message("read");
+    let (found, lints) = plan(&targets, given.as_ref().map(|(path, _)| path), &progress);
+    findings.extend(found);
+    let skeletons = Skeletons::load(lints.keys().filter_map(|(_, s)| s.as_ref()), given);
+    progress.set_position(0);
+    progress.set_length(lints.len() as u64);
+    progress.set_message("checked");
+    findings.par_extend(lints.par_iter().flat_map_iter(|((file, skeleton), named)| {
+        let found = lint_file(file, skeleton.as_ref().and_then(|s| skeletons.get(s)), *named);
+        progress.inc(1);
+        found
+    }));
+    progress.finish_and_clear();
+    let files: HashSet<&Path> = lints.keys().map(|(file, _)| file.as_path()).collect();
+    report(&sorted_unique(findings), files.len(), json)
+}
+
+/// What to lint, against which skeleton, and whether it was named (on the
+/// command line or by a config; a file also found in a folder counts as
+/// named): every file found, and every file a config names, each once for
+/// each skeleton it meets. Configs' link findings come with it.
+fn plan(targets: &[Target], given: Option<&PathBuf>, progress: &ProgressBar) -> (Vec<FileFinding>, LintPlan) {
     let checked: Vec<(Vec<FileFinding>, Vec<Lint>)> = targets
         .par_iter()
         .map(|target| {
-            let found = check_target(target, given_path.as_ref());
+            let found = check_target(target, given);
             progress.inc(1);
             found
         })
         .collect();
-    progress.finish_and_clear();
-    let mut findings: Vec<FileFinding> = unsearchable;
-    // A file named on the command line and also found in a folder counts
-    // as named.
-    let mut lints: HashMap<(PathBuf, Option<PathBuf>), bool> = HashMap::new();
+    let mut findings = Vec::new();
+    let mut lints = LintPlan::new();
     for (found, to_lint) in checked {
         findings.extend(found);
         for Lint { file, skeleton, named } in to_lint {
             *lints.entry((file, skeleton)).or_default() |= named;
         }
     }
-    let skeletons = Skeletons::load(lints.keys().filter_map(|(_, s)| s.as_ref()), given);
-    let lints: Vec<_> = lints.into_iter().collect();
-    findings.par_extend(lints.par_iter().flat_map_iter(|((file, skeleton), named)| {
-        lint_file(file, skeleton.as_ref().and_then(|s| skeletons.get(s)), *named)
-    }));
-    let findings = sorted_unique(findings);
+    (findings, lints)
+}
+
+/// Prints the findings (grouped, or every one as JSON) and the summary;
+/// exits 1 when any is an error.
+fn report(findings: &[FileFinding], files: usize, json: bool) -> Result<ExitCode> {
     if json {
-        println!("{}", serde_json::to_string_pretty(&findings).context("cannot print findings")?);
+        println!("{}", serde_json::to_string_pretty(findings).context("cannot print findings")?);
     } else {
-        print_grouped(&findings);
+        print_grouped(findings);
     }
     let count = |s| findings.iter().filter(|f| f.finding.severity == s).count();
     let errors = count(Severity::Error);
-    let files: HashSet<&Path> = lints.iter().map(|((file, _), _)| file.as_path()).collect();
     eprintln!(
-        "checked {} files: {errors} errors, {} warnings, {} notes",
-        files.len(),
+        "checked {files} files: {errors} errors, {} warnings, {} notes",
         count(Severity::Warning),
         count(Severity::Info)
     );
     if !findings.is_empty() {
-        eprintln!("by rule: {}", rule_counts(&findings));
+        eprintln!("by rule: {}", rule_counts(findings));
     }
     Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
