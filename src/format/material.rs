@@ -885,7 +885,6 @@ const WAVES: &[&str] = &["sine", "triangle", "square", "sawtooth", "inverse_sawt
 /// A pass key; false when unknown.
 fn pass_key(pass: &mut Pass, key: &str, args: &str, log: &mut Log<'_>) -> bool {
     let lower = args.to_ascii_lowercase();
-    let mut keep = false;
     match key {
         "shader_group" => {
             if args.is_empty() {
@@ -941,33 +940,36 @@ fn pass_key(pass: &mut Pass, key: &str, args: &str, log: &mut Log<'_>) -> bool {
             }
         }
         "custom_param" => custom_param(pass, args, log),
+        _ if pass_other_key(key, args, log) => pass.other.push((key.to_owned(), args.to_owned())),
+        _ => return false,
+    }
+    true
+}
+
+/// A pass key the client knows and this crate keeps as written
+/// ([`Pass::other`]), checked as the client reads it; false when unknown.
+fn pass_other_key(key: &str, args: &str, log: &mut Log<'_>) -> bool {
+    let lower = args.to_ascii_lowercase();
+    match key {
         "depth_bias" => {
             let words = words(args);
             if log.count(&words, &[2], "ignores the line") {
                 let _: [f32; 2] = log.floats(&words);
             }
-            keep = true;
         }
         "fill_mode" => {
             log.one_of(&lower, &["solid", "wireframe", "point"], "ignores the line");
-            keep = true;
         }
         "shading" => {
             log.one_of(&lower, &["flat", "gouraud", "phong"], "ignores the line");
-            keep = true;
         }
         "shadow_cast" | "shadow_recv" | "light_iterate" => {
             log.switch_on(args);
-            keep = true;
         }
         "remove_light_type" => {
             log.one_of(&lower, &["directional", "point", "spot"], "ignores the line");
-            keep = true;
         }
         _ => return false,
-    }
-    if keep {
-        pass.other.push((key.to_owned(), args.to_owned()));
     }
     true
 }
@@ -1012,7 +1014,6 @@ fn custom_param(pass: &mut Pass, args: &str, log: &mut Log<'_>) {
 /// A texture unit key; false when unknown.
 fn unit_key(unit: &mut TextureUnit, key: &str, args: &str, log: &mut Log<'_>) -> bool {
     let lower = args.to_ascii_lowercase();
-    let mut keep = false;
     match key {
         "texture" => {
             if args.is_empty() {
@@ -1044,31 +1045,42 @@ fn unit_key(unit: &mut TextureUnit, key: &str, args: &str, log: &mut Log<'_>) ->
                 }
             }
         }
+        _ if unit_other_key(key, args, unit.texture.is_some(), log) => {
+            unit.other.push((key.to_owned(), args.to_owned()))
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// A texture unit key the client knows and this crate keeps as written
+/// ([`TextureUnit::other`]), checked as the client reads it; false when
+/// unknown. `has_texture`: a `texture` came before it in the unit.
+fn unit_other_key(key: &str, args: &str, has_texture: bool, log: &mut Log<'_>) -> bool {
+    let lower = args.to_ascii_lowercase();
+    match key {
         "anim_texture" => {
             let words = words(args);
             if log.count(&words, &[2, 3], "ignores the line") {
                 if log.int(words[0]) < 1 {
                     log.warn("needs at least 1 frame: the client ignores the line");
-                } else if unit.texture.is_none() {
+                } else if !has_texture {
                     log.warn("comes before any `texture`: the client ignores the line");
                 }
                 log.float(words[1]);
             }
-            keep = true;
         }
         "scroll_anim" => {
             let words = words(args);
             if log.count(&words, &[2, 3], "ignores the line") {
                 let _: [f32; 2] = log.floats(&words);
             }
-            keep = true;
         }
         "rotate_anim" => {
             let words = words(args);
             if log.count(&words, &[1, 2], "ignores the line") {
                 log.float(words[0]);
             }
-            keep = true;
         }
         "wave_xform" | "color_xform" => {
             let words = words(&lower);
@@ -1083,7 +1095,6 @@ fn unit_key(unit: &mut TextureUnit, key: &str, args: &str, log: &mut Log<'_>) ->
                     let _: [f32; 4] = log.floats(&words[2..6]);
                 }
             }
-            keep = true;
         }
         "color_blend" | "alpha_blend" => {
             let words = words(&lower);
@@ -1092,20 +1103,14 @@ fn unit_key(unit: &mut TextureUnit, key: &str, args: &str, log: &mut Log<'_>) ->
                 log.one_of(words[1], TEXTURE_ARGS, "uses current");
                 log.one_of(words[2], TEXTURE_ARGS, "uses current");
             }
-            keep = true;
         }
         "max_anisotropy" | "custom_value" => {
             log.int(args);
-            keep = true;
         }
         "scale_uv_on_center" => {
             log.switch_on(args);
-            keep = true;
         }
         _ => return false,
-    }
-    if keep {
-        unit.other.push((key.to_owned(), args.to_owned()));
     }
     true
 }
