@@ -3,6 +3,7 @@
 use std::process::{Command, Output};
 
 mod common;
+mod faults;
 
 use bevy_io3d::anim::skin::skin_on;
 use bevy_io3d::anim::{RepeatMode, Rig};

@@ -193,6 +193,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    survive_file_size_limit();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info { files } => info::run(&files),
@@ -235,3 +236,18 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// A write past the file size limit (`ulimit -f`) raises SIGXFSZ, which
+/// kills the process by default, leaving its temporary file behind. With
+/// the signal caught, the write fails with "File too large" instead, and
+/// the save is abandoned cleanly (the original file untouched).
+#[cfg(unix)]
+fn survive_file_size_limit() {
+    let caught = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if let Err(error) = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, caught) {
+        eprintln!("io3d: warning: cannot catch SIGXFSZ ({error}); a write past the file size limit will kill io3d");
+    }
+}
+
+#[cfg(not(unix))]
+fn survive_file_size_limit() {}
