@@ -4,7 +4,8 @@
 //! the window, `xvfb-run`; `.ci/run` installs both.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// A decoded RGB(A) picture.
 struct Picture {
@@ -48,11 +49,27 @@ impl Picture {
     }
 }
 
+/// Runs the viewer, killing it (and failing the test) if it has not
+/// exited within three minutes: a capture must never hang a batch job.
 fn viewer(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_io3d-viewer"))
+    let child = Command::new(env!("CARGO_BIN_EXE_io3d-viewer"))
         .args(args.iter().map(|a| a.as_ref()))
-        .output()
-        .expect("io3d-viewer runs")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("io3d-viewer runs");
+    let id = child.id();
+    let (done, finished) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let output = child.wait_with_output().expect("io3d-viewer's output");
+        done.send(()).ok();
+        output
+    });
+    if finished.recv_timeout(Duration::from_secs(180)).is_err() {
+        Command::new("kill").arg("-9").arg(id.to_string()).status().ok();
+        panic!("io3d-viewer {:?} did not exit within 180 s", args.iter().map(|a| a.as_ref()).collect::<Vec<_>>());
+    }
+    waiter.join().expect("the waiting thread")
 }
 
 fn assert_success(output: &Output) {
@@ -96,17 +113,72 @@ fn offscreen_captures_show_the_walk_moving_in_the_middle_of_the_stage() {
 }
 
 #[test]
-fn an_animation_alone_gets_a_guessed_skeleton_and_bad_files_are_named() {
+fn an_animation_alone_gets_a_guessed_skeleton_and_a_skeleton_alone_stands_at_rest() {
     let dir = tempfile::tempdir().unwrap();
-    let png = dir.path().join("guess.png");
-    let broken = dir.path().join("broken.ani");
-    std::fs::write(&broken, b"ANI\0\x40\x0f\0\0").unwrap();
-    let output = viewer(&[&walk(), &broken, &"--screenshot", &png, &"--size", &"800x500"]);
-    assert_success(&output);
-    let stderr = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    assert!(stderr.contains("broken.ani"), "the broken file is named: {stderr}");
-    let (count, _) = Picture::read(&png).bone_pixels();
-    assert!(count > 200, "the guessed rig is drawn ({count} pixels)");
+    for (name, file) in [("guess.png", walk()), ("rest.png", skeleton())] {
+        let png = dir.path().join(name);
+        assert_success(&viewer(&[&file, &"--screenshot", &png, &"--size", &"800x500"]));
+        let (count, _) = Picture::read(&png).bone_pixels();
+        assert!(count > 200, "{name}: the rig is drawn ({count} pixels)");
+    }
+}
+
+/// Files the viewer cannot open, one of each kind of fault the `io3d`
+/// fault suite covers, made in `dir`.
+fn unopenable(dir: &Path) -> Vec<PathBuf> {
+    let walk = std::fs::read(walk()).unwrap();
+    let skeleton = std::fs::read(skeleton()).unwrap();
+    let mut files = Vec::new();
+    let mut file = |name: &str, bytes: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        files.push(path);
+    };
+    file("header.ani", b"ANI\0\x40\x0f\0\0");
+    file("cut.ani", &walk[..777]);
+    let with = |at: usize, value: i32, bytes: &[u8]| {
+        let mut changed = bytes.to_vec();
+        changed[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        changed
+    };
+    file("version.ani", &with(4, 4003, &walk));
+    file("huge.ani", &with(8, i32::MAX, &walk));
+    file("magic.ani", &with(0, 0, &walk));
+    file("empty.ani", b"");
+    file("cut.skl", &skeleton[..300]);
+    file("config.txt", b"#MODEL_CFG\r\n#SKELETON\r\nnone.skl\r\n#MODEL_END\r\n");
+    let folder = dir.join("folder.ani");
+    std::fs::create_dir(&folder).unwrap();
+    let dangling = dir.join("dangling.ani");
+    std::os::unix::fs::symlink(dir.join("nowhere.ani"), &dangling).unwrap();
+    files.extend([folder, dangling, dir.join("missing.ani")]);
+    files
+}
+
+#[test]
+fn a_capture_of_files_that_do_not_open_fails_at_once_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = unopenable(dir.path());
+    let out = tempfile::tempdir().unwrap();
+    let mut cases: Vec<Vec<&dyn AsRef<std::ffi::OsStr>>> =
+        files.iter().map(|f| vec![f as &dyn AsRef<std::ffi::OsStr>]).collect();
+    let good = walk();
+    cases.push(vec![&good, &files[0]]);
+    for files in cases {
+        let png = out.path().join("never.png");
+        let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> = files.to_vec();
+        args.extend([&"--screenshot" as &dyn AsRef<std::ffi::OsStr>, &png, &"--size", &"320x200"]);
+        let started = Instant::now();
+        let output = viewer(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let named = files.last().unwrap().as_ref().to_string_lossy().into_owned();
+        assert!(!output.status.success(), "{named}: the capture must fail");
+        assert!(stderr.contains(&named) && stderr.contains("not written"), "{named} is named: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(!png.exists(), "no picture for {named}");
+        assert!(started.elapsed() < Duration::from_secs(60), "{named}: took {:?}", started.elapsed());
+    }
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0, "no temporary file left");
 }
 
 #[test]

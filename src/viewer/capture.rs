@@ -9,20 +9,28 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use bevy::app::{App, AppExit};
 use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemParam;
 use bevy::render::render_resource::PipelineCache;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::render::{Render, RenderApp, RenderSystems};
+use bevy::time::{Real, Time};
 
 use super::stage::ViewedRig;
 use super::view::ViewState;
+use super::workspace::Workspace;
 use crate::file::new_file_permissions;
-use crate::plugin::{AniBinding, AniPlayer};
+use crate::plugin::{AniBinding, AniPlayer, RigBones};
 
 /// Frames in a row with nothing compiling before a capture.
 const SETTLED_FRAMES: u32 = 8;
+
+/// How long a capture may wait for its picture before giving up, so that a
+/// batch job never hangs (software rendering takes a few seconds).
+const CAPTURE_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// A frame to capture once the picture is complete, then exit.
 #[derive(Resource, Debug, Clone)]
@@ -73,22 +81,46 @@ fn count_waiting(cache: Res<PipelineCache>, waiting: Res<PipelinesWaiting>) {
     waiting.0.store(cache.waiting_pipelines().count(), Ordering::Relaxed);
 }
 
+/// What says whether the picture is complete.
+#[derive(SystemParam)]
+pub struct Picture<'w, 's> {
+    waiting: Res<'w, PipelinesWaiting>,
+    view: Res<'w, ViewState>,
+    workspace: Res<'w, Workspace>,
+    rigs: Query<'w, 's, (&'static AniBinding, Has<RigBones>), With<ViewedRig>>,
+}
+
+impl Picture<'_, '_> {
+    /// Nothing compiling, the rig posed by its clip (or a skeleton alone
+    /// standing at rest), and framed in the stage.
+    fn complete(&self) -> bool {
+        let at_rest = self.workspace.animations.is_empty();
+        let posed = self.rigs.iter().any(|(binding, bones)| binding.is_bound() || (at_rest && bones));
+        self.waiting.0.load(Ordering::Relaxed) == 0
+            && posed
+            && !self.view.frame_requested
+            && self.view.stage_rect.is_some()
+    }
+}
+
 /// Takes the capture when the picture is complete, and exits once it is
-/// written (with an error status if it could not be).
+/// written (with an error status if it could not be, or if the picture
+/// never settles).
 pub fn run_capture(
     mut commands: Commands,
     mut capture: ResMut<Capture>,
-    waiting: Res<PipelinesWaiting>,
-    view: Res<ViewState>,
-    rigs: Query<&AniBinding, With<ViewedRig>>,
+    picture: Picture,
+    time: Res<Time<Real>>,
     mut exit: MessageWriter<AppExit>,
 ) {
+    if matches!(capture.state, CaptureState::Waiting(_)) && time.elapsed() > CAPTURE_TIMEOUT {
+        let reason =
+            format!("{}: not written: the picture did not settle in {CAPTURE_TIMEOUT:?}", capture.path.display());
+        capture.state = CaptureState::Done(Err(reason));
+    }
     match capture.state.clone() {
         CaptureState::Waiting(settled) => {
-            let posed = rigs.iter().any(AniBinding::is_bound);
-            let quiet =
-                waiting.0.load(Ordering::Relaxed) == 0 && posed && !view.frame_requested && view.stage_rect.is_some();
-            capture.state = CaptureState::Waiting(if quiet { settled + 1 } else { 0 });
+            capture.state = CaptureState::Waiting(if picture.complete() { settled + 1 } else { 0 });
             if settled + 1 >= SETTLED_FRAMES {
                 let screenshot = match &capture.target {
                     CaptureTarget::Window => Screenshot::primary_window(),

@@ -162,11 +162,16 @@ fn setup(
         };
         stage::spawn_stage(&mut commands, target, &workspace);
         if let Some(path) = &options.screenshot {
-            commands.insert_resource(Capture {
-                path: path.clone(),
-                target: capture_target,
-                state: CaptureState::Waiting(0),
-            });
+            // A batch capture of files that did not all open writes no
+            // picture and fails at once, naming them (logged above).
+            let state = match workspace.problems.len() {
+                0 => CaptureState::Waiting(0),
+                n => CaptureState::Done(Err(format!(
+                    "{}: not written: {n} of the files given could not be opened",
+                    path.display()
+                ))),
+            };
+            commands.insert_resource(Capture { path: path.clone(), target: capture_target, state });
         }
     }
 }

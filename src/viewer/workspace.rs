@@ -192,19 +192,21 @@ impl Workspace {
     /// skeleton, by its magic.
     fn add_file(&mut self, origin: Origin, bytes: Vec<u8>, stores: &mut Stores) {
         let modified = origin.path().and_then(modified);
+        // Problems name a file by its whole path, as given.
+        let who = origin.path().map_or_else(|| origin.name(), |path| path.display().to_string());
         match bytes.get(..4) {
             Some(b"SKL\0") => match parse_skeleton(&bytes) {
                 Ok(skeleton) => {
                     self.skeleton = Some(Loaded { origin, value: skeleton, bytes, modified, error: None });
                 }
-                Err(error) => self.problems.push(format!("{}: {error}", origin.name())),
+                Err(error) => self.problems.push(format!("{who}: {error}")),
             },
             _ => match Animation::from_bytes(&bytes) {
                 Ok(animation) => {
                     let file = Loaded { origin, value: animation, bytes, modified, error: None };
                     self.animations.push(OpenAnimation::new(file, stores));
                 }
-                Err(error) => self.problems.push(format!("{}: {error}", origin.name())),
+                Err(error) => self.problems.push(format!("{who}: {error}")),
             },
         }
     }
