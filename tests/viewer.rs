@@ -3,8 +3,10 @@
 //! need a Vulkan driver (`mesa-vulkan-drivers` gives lavapipe) and, for
 //! the window, `xvfb-run`; `.ci/run` installs both.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 /// A decoded RGB(A) picture.
@@ -52,24 +54,11 @@ impl Picture {
 /// Runs the viewer, killing it (and failing the test) if it has not
 /// exited within three minutes: a capture must never hang a batch job.
 fn viewer(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_io3d-viewer"))
-        .args(args.iter().map(|a| a.as_ref()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("io3d-viewer runs");
-    let id = child.id();
-    let (done, finished) = std::sync::mpsc::channel();
-    let waiter = std::thread::spawn(move || {
-        let output = child.wait_with_output().expect("io3d-viewer's output");
-        done.send(()).ok();
-        output
-    });
-    if finished.recv_timeout(Duration::from_secs(180)).is_err() {
-        Command::new("kill").arg("-9").arg(id.to_string()).status().ok();
-        panic!("io3d-viewer {:?} did not exit within 180 s", args.iter().map(|a| a.as_ref()).collect::<Vec<_>>());
-    }
-    waiter.join().expect("the waiting thread")
+    let mut command = Command::new(env!("CARGO_BIN_EXE_io3d-viewer"));
+    command.args(args.iter().map(|a| a.as_ref()));
+    common::output_within(command, Duration::from_secs(180)).unwrap_or_else(|| {
+        panic!("io3d-viewer {:?} did not exit within 180 s", args.iter().map(|a| a.as_ref()).collect::<Vec<_>>())
+    })
 }
 
 fn assert_success(output: &Output) {

@@ -132,3 +132,22 @@ pub fn resource_folder(root: &Path) -> PathBuf {
     .unwrap();
     config
 }
+
+/// Runs a command to its end with its output captured, or kills it once
+/// `limit` has passed (`None`): a test must never hang on a tool that does.
+pub fn output_within(mut command: std::process::Command, limit: std::time::Duration) -> Option<std::process::Output> {
+    use std::process::Stdio;
+    let child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the program runs");
+    let id = child.id();
+    let (done, finished) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let output = child.wait_with_output().expect("the program's output");
+        done.send(()).ok();
+        output
+    });
+    if finished.recv_timeout(limit).is_err() {
+        std::process::Command::new("kill").arg("-9").arg(id.to_string()).status().ok();
+        return None;
+    }
+    Some(waiter.join().expect("the waiting thread"))
+}

@@ -292,25 +292,9 @@ impl FromBytes for OsStr {
 
 /// Runs `io3d` with a time limit; `None` when it had to be killed.
 fn spawn_io3d(args: &[OsString]) -> Option<Output> {
-    let child = Command::new(env!("CARGO_BIN_EXE_io3d"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("io3d runs");
-    let id = child.id();
-    let (done, finished) = std::sync::mpsc::channel();
-    let waiter = std::thread::spawn(move || {
-        let output = child.wait_with_output().expect("io3d's output");
-        done.send(()).ok();
-        output
-    });
-    if finished.recv_timeout(LIMIT).is_err() {
-        Command::new("kill").arg("-9").arg(id.to_string()).status().ok();
-        return None;
-    }
-    Some(waiter.join().expect("the waiting thread"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_io3d"));
+    command.args(args).stdin(Stdio::null());
+    common::output_within(command, LIMIT)
 }
 
 /// One command of the suite on one case.
