@@ -54,16 +54,7 @@ impl ResourceKind {
 pub fn find_without_case(dir: &Path, name: &str) -> Option<PathBuf> {
     let mut path = dir.to_path_buf();
     for part in name.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".") {
-        let exact = path.join(part);
-        path = if exact.exists() {
-            exact
-        } else {
-            std::fs::read_dir(&path)
-                .ok()?
-                .filter_map(Result::ok)
-                .find(|entry| entry.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))?
-                .path()
-        };
+        path = entry_without_case(&path, part, Path::exists)?;
     }
     path.is_file().then_some(path)
 }
@@ -144,15 +135,23 @@ impl ResourceFolder {
 }
 
 fn find_folder(dir: &Path, name: &str) -> Option<PathBuf> {
+    entry_without_case(dir, name, Path::is_dir)
+}
+
+/// The entry of `dir` named `name` in any case that `wanted` accepts; the
+/// exact spelling is tried first, so a large folder is listed only when it
+/// misses.
+fn entry_without_case(dir: &Path, name: &str, wanted: fn(&Path) -> bool) -> Option<PathBuf> {
     let exact = dir.join(name);
-    if exact.is_dir() {
+    if wanted(&exact) {
         return Some(exact);
     }
     std::fs::read_dir(dir)
         .ok()?
         .filter_map(Result::ok)
-        .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)) && e.path().is_dir())
-        .map(|e| e.path())
+        .map(|e| (e.file_name(), e.path()))
+        .find(|(n, path)| n.to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)) && wanted(path))
+        .map(|(_, path)| path)
 }
 
 /// A file a config or script names, and where it was found.
@@ -208,6 +207,8 @@ pub struct CharacterMesh {
 pub struct Character {
     /// The config file.
     pub config_path: PathBuf,
+    /// Its bytes, as read (for messages that point at its lines).
+    pub config_bytes: Vec<u8>,
     /// What it says.
     pub config: ModelConfig,
     /// The resource folder it lies in, if any.
@@ -265,6 +266,7 @@ impl Character {
         let collision = config.collision_mesh.as_deref().map(|name| resolver.link(ResourceKind::Mesh, name));
         Ok(Self {
             config_path: config_path.to_path_buf(),
+            config_bytes: bytes,
             folder: resolver.folder,
             config,
             skeleton,

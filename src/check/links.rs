@@ -28,8 +28,7 @@ pub struct CharacterCheck {
 /// materials for the submeshes that draw, the textures the scripts name,
 /// the animations and the collision mesh.
 pub fn check_character(character: &Character) -> CharacterCheck {
-    let config_bytes = std::fs::read(&character.config_path).unwrap_or_default();
-    let c = LinkCheck { character, config_bytes: &config_bytes, out: CharacterCheck::default() };
+    let c = LinkCheck { character, config_bytes: &character.config_bytes, out: CharacterCheck::default() };
     c.run()
 }
 
@@ -150,14 +149,15 @@ impl LinkCheck<'_> {
             );
             return;
         };
-        let script_bytes = std::fs::read(&script_path).unwrap_or_default();
+        // Textures come from a script that parsed: its bytes are at hand.
+        let script_bytes = entry.material.get().map_or(&[][..], |s| s.source.as_slice());
         self.out.files.push((script_path.clone(), None));
         if let (Some(mesh), Some(script)) = (entry.mesh.get(), entry.material.get()) {
             self.materials_cover(&mesh_path, mesh, script.materials.len(), &script_path);
         }
-        let lines = LineStarts::new(&script_bytes);
+        let lines = LineStarts::new(script_bytes);
         for texture in entry.textures.iter().filter(|t| t.path.is_none()) {
-            let line = line_of(&script_bytes, &format!("texture {}", texture.name));
+            let line = line_of(script_bytes, &format!("texture {}", texture.name));
             self.out.findings.push((
                 script_path.clone(),
                 Finding::new(
