@@ -12,7 +12,7 @@
 //!
 //! let skeleton = Skeleton::from_bytes(&std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/biped.skl"))?)?;
 //! let rig = Rig::new(&skeleton)?;
-//! let pose = rig.world_pose(&walk, 500.0);
+//! let pose = rig.world_pose(&Clip::new(&walk), 500.0);
 //! println!("Bip01 at 500 ms: {}", pose[0].position);
 //! # Ok(())
 //! # }
@@ -48,6 +48,6 @@ pub mod viewer;
 
 /// The types most programs need.
 pub mod prelude {
-    pub use crate::anim::{BonePose, RepeatMode, Rig};
+    pub use crate::anim::{BonePose, Clip, RepeatMode, Rig};
     pub use crate::format::{AniVersion, Animation, Event, FileString, Key, ModelConfig, Skeleton, Track};
 }

@@ -6,7 +6,7 @@ mod common;
 mod faults;
 
 use bevy_io3d::anim::skin::skin_on;
-use bevy_io3d::anim::{RepeatMode, Rig};
+use bevy_io3d::anim::{Clip, RepeatMode, Rig};
 use bevy_io3d::format::{Animation, Mesh, Skeleton};
 use common::asset;
 
@@ -86,7 +86,9 @@ fn pose_matches_the_library() {
     assert_eq!(json["at_ms"], 1375.5);
     let skeleton = Skeleton::from_bytes(&std::fs::read(asset("biped.skl")).unwrap()).unwrap();
     let walk = Animation::from_bytes(&std::fs::read(asset("biped_walk_4001.ani")).unwrap()).unwrap();
-    let pose = Rig::new(&skeleton).unwrap().world_pose(&walk, RepeatMode::Loop.animation_time(at_ms, walk.total_ms));
+    let pose = Rig::new(&skeleton)
+        .unwrap()
+        .world_pose(&Clip::new(&walk), RepeatMode::Loop.animation_time(at_ms, walk.total_ms));
     let bones = json["bones"].as_array().unwrap();
     assert_eq!(bones.len(), skeleton.bones.len());
     for ((bone, expected), printed) in skeleton.bones.iter().zip(&pose).zip(bones) {
@@ -340,7 +342,7 @@ fn pose_skins_meshes_as_the_library_does() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     let skeleton = common::biped();
     let rig = Rig::new(&skeleton).unwrap();
-    let world = rig.world_pose(&Animation::from_bytes(&std::fs::read(&walk).unwrap()).unwrap(), 250.0);
+    let world = rig.world_pose(&Clip::new(&Animation::from_bytes(&std::fs::read(&walk).unwrap()).unwrap()), 250.0);
     let meshes = json["meshes"].as_array().unwrap();
     assert_eq!(meshes.len(), 2);
     for (printed, path) in meshes.iter().zip([&arm, &sword]) {

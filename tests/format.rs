@@ -7,7 +7,7 @@ use std::cell::Cell;
 mod common;
 
 use bevy_io3d::anim::skin::skin_on;
-use bevy_io3d::anim::{BonePose, Rig};
+use bevy_io3d::anim::{BonePose, Clip, Rig};
 use bevy_io3d::check::{check_ani, check_cms, check_material, check_msh, check_skl};
 use bevy_io3d::format::rotation::{decode_eight_bytes, decode_small_three};
 use bevy_io3d::format::{AniVersion, Animation, Event, FileString, Key, ModelConfig, PackedRotation, Skeleton, Track};
@@ -56,7 +56,8 @@ fn bundled_samples_are_what_the_issue_asks_for() {
     let rig = bevy_io3d::anim::Rig::new(&skeleton).unwrap();
     let walk = Animation::from_bytes(&asset("biped_walk_4000.ani")).unwrap();
     assert_eq!(check_ani(&asset("biped_walk_4000.ani"), Some(&skeleton)), []);
-    let root = |t: f32| rig.world_pose(&walk, t)[0].position;
+    let clip = Clip::new(&walk);
+    let root = |t: f32| rig.world_pose(&clip, t)[0].position;
     assert!((70.0..90.0).contains(&root(0.0).y), "Bip01 about 80 units up");
     assert!(root(1000.0).z - root(0.0).z > 100.0, "the walk moves forward along +Z");
     let thigh = skeleton.bone_index(b"Bip01 L Thigh").unwrap();
@@ -236,7 +237,7 @@ fn client_skinned(skeleton: &Skeleton, mesh: &Mesh, world: &[BonePose]) -> Vec<V
 fn skinned_vertices_follow_the_clients_formula() {
     let skeleton = common::biped();
     let rig = Rig::new(&skeleton).unwrap();
-    let walk = Animation::from_bytes(&asset("biped_walk_4002.ani")).unwrap();
+    let walk = Clip::new(&Animation::from_bytes(&asset("biped_walk_4002.ani")).unwrap());
     for mesh in [common::arm(&skeleton), common::sword(&skeleton)] {
         // At rest the bind positions come back.
         let rest = skin_on(&mesh, &rig, &rig.to_world(&rig.rest));

@@ -12,6 +12,7 @@ use glam::{Quat, Vec3};
 
 use crate::format::{Animation, FileString, Key, Track};
 
+use super::clip::Clip;
 use super::rig::Rig;
 use super::sample::BonePose;
 
@@ -45,6 +46,7 @@ fn reflect_position(p: Vec3) -> Vec3 {
 pub fn mirror(animation: &Animation, rig: &Rig) -> Animation {
     let partners: Vec<Option<usize>> = (0..rig.len()).map(|b| rig.bone(&partner(&rig.names[b]))).collect();
     let rest_world = rig.to_world(&rig.rest);
+    let clip = Clip::new(animation);
     let tracks = animation
         .tracks
         .iter()
@@ -55,7 +57,7 @@ pub fn mirror(animation: &Animation, rig: &Rig) -> Animation {
                     .keys
                     .iter()
                     .map(|key| {
-                        let world = rig.world_pose(animation, key.time_ms as f32);
+                        let world = rig.unit_world_pose(&clip, key.time_ms as f32);
                         let pose = mirrored_local(rig, &partners, &rest_world, &world, bone);
                         Key::new(key.time_ms, pose.position, pose.rotation)
                     })
@@ -128,8 +130,8 @@ mod tests {
         let foot = |side: &[u8]| rig.bone(side).unwrap();
         let (left, right) = (foot(b"Bip01 L Foot"), foot(b"Bip01 R Foot"));
         for t in [0.0, 250.0, 600.0] {
-            let before = rig.world_pose(&walk, t);
-            let after = rig.world_pose(&mirrored, t);
+            let before = rig.unit_world_pose(&Clip::new(&walk), t);
+            let after = rig.unit_world_pose(&Clip::new(&mirrored), t);
             for (a, b) in [(left, right), (right, left)] {
                 let expected = reflect_position(before[a].position);
                 assert!(after[b].position.abs_diff_eq(expected, 1e-2), "at {t}: {} vs {expected}", after[b].position);

@@ -4,22 +4,30 @@
 //! values; nothing here knows about Bevy.
 
 pub mod biped;
+pub mod blend;
+pub mod clip;
 pub mod clock;
 pub mod edit;
 pub mod guess;
+pub mod math;
 pub mod mirror;
+pub mod mixer;
 pub mod path;
 pub mod retarget;
 pub mod rig;
 pub mod sample;
 pub mod skin;
 
+pub use blend::PoseBlend;
+pub use clip::{Clip, ClipTrack, Hints};
 pub use clock::{RepeatMode, Step};
 pub use edit::{EditError, join, resample, trim};
 pub use guess::{GuessedSkeleton, ParentRule, guess_skeleton};
+pub use math::slerp;
 pub use mirror::mirror;
+pub use mixer::{Action, Fired, InstanceId, Loop, Mixer};
 pub use path::{RootPath, root_path};
 pub use retarget::{BoneMap, retarget, suggest_map};
 pub use rig::{Binding, Rig};
-pub use sample::{BonePose, poses, sample_keys, slerp, track_pose};
+pub use sample::{BonePose, between, poses, sample_keys, track_pose};
 pub use skin::{MeshBinding, SkinnedVertices, skin, skin_on};

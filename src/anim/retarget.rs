@@ -9,6 +9,7 @@ use thiserror::Error;
 use crate::format::string::decode_text;
 use crate::format::{Animation, FileString, Key, Track};
 
+use super::clip::Clip;
 use super::rig::Rig;
 use super::sample::BonePose;
 
@@ -135,6 +136,7 @@ pub fn rename(animation: &Animation, map: &BoneMap) -> (Animation, Vec<String>) 
 /// bones in the target's order) and the source tracks dropped.
 pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig) -> (Animation, Vec<String>) {
     let retargeting = Retargeting::new(map, source, target);
+    let clip = Clip::new(animation);
     let mut tracks = Vec::new();
     for &bone in &target.order {
         let Some(src) = retargeting.from[bone] else { continue };
@@ -143,7 +145,7 @@ pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig
             .keys
             .iter()
             .map(|key| {
-                let world = source.world_pose(animation, key.time_ms as f32);
+                let world = source.unit_world_pose(&clip, key.time_ms as f32);
                 let pose = retargeting.local(&world, bone, src);
                 Key::new(key.time_ms, pose.position, pose.rotation)
             })
@@ -279,7 +281,7 @@ mod tests {
         let (same, dropped) = retarget(&walk, &identity, &rig, &rig);
         assert!(dropped.is_empty());
         for t in [0.0, 333.0, 750.0] {
-            let (a, b) = (rig.world_pose(&walk, t), rig.world_pose(&same, t));
+            let (a, b) = (rig.world_pose(&Clip::new(&walk), t), rig.world_pose(&Clip::new(&same), t));
             // 4002 rotations are not exactly unit length; composing and
             // inverting them again moves joints by hundredths of a unit.
             for (x, y) in a.iter().zip(&b) {
@@ -296,11 +298,12 @@ mod tests {
         }
         let tall_rig = Rig::new(&tall).unwrap();
         let (moved, _) = retarget(&walk, &identity, &rig, &tall_rig);
-        let travel =
-            |a: &Animation, r: &Rig| r.world_pose(a, 1000.0)[0].position.z - r.world_pose(a, 0.0)[0].position.z;
+        let travel = |a: &Animation, r: &Rig| {
+            r.world_pose(&Clip::new(a), 1000.0)[0].position.z - r.world_pose(&Clip::new(a), 0.0)[0].position.z
+        };
         assert!((travel(&moved, &tall_rig) - 2.0 * travel(&walk, &rig)).abs() < 1e-2);
         let turn = |a: &Animation, r: &Rig, t: f32| {
-            let w = r.world_pose(a, t);
+            let w = r.world_pose(&Clip::new(a), t);
             let rest = r.to_world(&r.rest);
             let foot = r.bone(b"Bip01 L Foot").unwrap();
             w[foot].rotation * rest[foot].rotation.inverse()

@@ -1,8 +1,10 @@
 //! Forward kinematics: an animation's pose on a skeleton, bone by bone.
 
-use crate::format::{Animation, HierarchyError, Skeleton};
+use crate::format::{HierarchyError, Skeleton};
 
-use super::sample::{BonePose, track_pose};
+use super::blend::PoseBlend;
+use super::clip::{Clip, Hints};
+use super::sample::BonePose;
 
 /// A skeleton ready to pose: rest poses and parent links in an order where
 /// parents come first, so local-to-world is one forward pass.
@@ -71,8 +73,8 @@ impl Rig {
     }
 
     /// Matches tracks to bones by exact name.
-    pub fn bind(&self, animation: &Animation) -> Binding {
-        let track_bones: Vec<Option<usize>> = animation.tracks.iter().map(|t| self.bone(t.bone.c_str())).collect();
+    pub fn bind(&self, clip: &Clip) -> Binding {
+        let track_bones: Vec<Option<usize>> = clip.tracks.iter().map(|t| self.bone(t.bone.c_str())).collect();
         let mut driven = vec![false; self.len()];
         for bone in track_bones.iter().flatten() {
             driven[*bone] = true;
@@ -81,20 +83,20 @@ impl Rig {
         Binding { track_bones, bones_without_track }
     }
 
-    /// Each bone's pose relative to its parent at `t` ms of the animation's
-    /// own time: the rest pose, overwritten by the bone's track
-    /// ([`track_pose`]). Tracks with no bone of their name are skipped;
-    /// where two tracks name one bone, the later wins, as the client applies
-    /// tracks in file order.
-    pub fn local_pose(&self, animation: &Animation, t: f32) -> Vec<BonePose> {
-        let mut pose = self.rest.clone();
-        let binding = self.bind(animation);
-        for (track, bone) in animation.tracks.iter().zip(binding.track_bones) {
-            if let (Some(bone), Some(sampled)) = (bone, track_pose(track, t)) {
-                pose[bone] = sampled;
-            }
-        }
-        pose
+    /// Each bone's pose relative to its parent at `t` ms of the clip's own
+    /// time, as the client poses a clip playing alone: the rest pose, and
+    /// the bone's tracks blended over it ([`PoseBlend`]; a lone track of
+    /// positive weight shows in full, one of weight 0 or less leaves the
+    /// bone at rest, two tracks of one bone blend by their weights). Tracks
+    /// with no bone of their name are skipped (the client would drive the
+    /// root with them).
+    pub fn local_pose(&self, clip: &Clip, t: f32) -> Vec<BonePose> {
+        let binding = self.bind(clip);
+        let mut blend = PoseBlend::default();
+        blend.reset(&self.rest);
+        blend.add_clip(clip, &binding.track_bones, t, 1.0, &mut Hints::default());
+        blend.lock();
+        blend.poses().collect()
     }
 
     /// Model-space poses from local ones, parents first.
@@ -108,8 +110,23 @@ impl Rig {
         world
     }
 
-    /// Each bone's model-space pose at `t` ms of the animation's own time.
-    pub fn world_pose(&self, animation: &Animation, t: f32) -> Vec<BonePose> {
-        self.to_world(&self.local_pose(animation, t))
+    /// Each bone's model-space pose at `t` ms of the clip's own time, as
+    /// the client computes it: its sampled rotations are about 0.9996 long
+    /// and it composes them as they are, so joints drift from the exact
+    /// geometry by up to about half a unit at the hands.
+    pub fn world_pose(&self, clip: &Clip, t: f32) -> Vec<BonePose> {
+        self.to_world(&self.local_pose(clip, t))
+    }
+
+    /// [`Rig::world_pose`] with every sampled rotation made unit length
+    /// first: the shape the keys describe, free of the client's drift. Tools
+    /// that derive new keys from poses (mirror, retarget) work on it, so
+    /// that their keys play back in the client as the source does.
+    pub fn unit_world_pose(&self, clip: &Clip, t: f32) -> Vec<BonePose> {
+        let mut local = self.local_pose(clip, t);
+        for pose in &mut local {
+            pose.rotation = pose.rotation.normalize();
+        }
+        self.to_world(&local)
     }
 }

@@ -1,8 +1,10 @@
 //! Sampling a track at a time in milliseconds, as the client does.
 
-use glam::{Quat, Vec3, Vec4};
+use glam::{Quat, Vec3};
 
 use crate::format::{Key, Track};
+
+use super::math;
 
 /// A bone's transform: rotation and position, relative to its parent (a
 /// local pose) or to the model (a world pose), in engine axes.
@@ -18,13 +20,14 @@ impl BonePose {
     /// No rotation, at the origin.
     pub const IDENTITY: Self = Self { position: Vec3::ZERO, rotation: Quat::IDENTITY };
 
-    /// This pose placed under `parent`: the parent's rotation applies to
-    /// the local position, then the parent's position is added (the files
+    /// This pose placed under `parent` as `ioNode::UpdateFromParent` does:
+    /// rotations by [`math::mul`] (not renormalised), the local position
+    /// turned by [`math::rotate`] and the parent's position added (the files
     /// have no scale).
     pub fn under(self, parent: BonePose) -> BonePose {
         BonePose {
-            position: parent.rotation * self.position + parent.position,
-            rotation: parent.rotation * self.rotation,
+            position: math::rotate(parent.rotation, self.position) + parent.position,
+            rotation: math::mul(parent.rotation, self.rotation),
         }
     }
 }
@@ -46,20 +49,25 @@ pub fn sample_keys(keys: &[Key], t: f32) -> Option<BonePose> {
         Some(0) => Some(BonePose::from(&keys[0])),
         Some(i) => {
             let (a, b) = (&keys[i - 1], &keys[i]);
-            let (t0, t1) = (a.time_ms as f32, b.time_ms as f32);
-            let s = (t - t0) / (t1 - t0);
-            Some(BonePose {
-                position: a.position + (b.position - a.position) * s,
-                rotation: slerp(a.rotation, b.rotation, s),
-            })
+            Some(between((a.time_ms as f32, a.into()), (b.time_ms as f32, b.into()), t))
         }
     }
 }
 
+/// The pose at `t` between two keys `(time, pose)` with `t0 <= t < t1`:
+/// `s = (t - t0) / (t1 - t0)`, positions by [`math::lerp`], rotations by
+/// the client's [`math::slerp`].
+pub fn between((t0, a): (f32, BonePose), (t1, b): (f32, BonePose), t: f32) -> BonePose {
+    let s = (t - t0) / (t1 - t0);
+    BonePose { position: math::lerp(a.position, b.position, s), rotation: math::slerp(a.rotation, b.rotation, s) }
+}
+
 /// A track's pose at `t` ms, or `None` where the client leaves the bone at
 /// rest: a track with no keys (the client would read out of range) or with
-/// a weight of 0 (or NaN, which the lint reports). Any other weight poses
-/// the bone fully: only relative weights matter when clips blend.
+/// a weight that is not positive (the client's blend drops a group whose
+/// weight is 0, negative or NaN; the lint reports such weights). Any
+/// positive weight poses the bone fully: only relative weights matter when
+/// clips blend.
 pub fn track_pose(track: &Track, t: f32) -> Option<BonePose> {
     if !poses(track) {
         return None;
@@ -70,29 +78,7 @@ pub fn track_pose(track: &Track, t: f32) -> Option<BonePose> {
 /// Whether [`track_pose`] gives a pose at all: it does at every time or at
 /// none, so players can drop the tracks that never pose once, at binding.
 pub fn poses(track: &Track) -> bool {
-    !track.keys.is_empty() && track.weight != 0.0 && !track.weight.is_nan()
-}
-
-/// Shortest-arc spherical interpolation as Direct3D's `D3DXQuaternionSlerp`
-/// computes it: flip `b` when the dot product is negative, and blend
-/// linearly (without renormalising) when the two are within 0.001 of each
-/// other, where `sin` of the angle is too small to divide by.
-pub fn slerp(a: Quat, b: Quat, s: f32) -> Quat {
-    let mut dot = a.dot(b);
-    let sign = if dot < 0.0 {
-        dot = -dot;
-        -1.0
-    } else {
-        1.0
-    };
-    let (wa, wb) = if 1.0 - dot > 0.001 {
-        let theta = dot.acos();
-        let sin = theta.sin();
-        ((theta * (1.0 - s)).sin() / sin, (theta * s).sin() / sin)
-    } else {
-        (1.0 - s, s)
-    };
-    Quat::from_vec4(Vec4::from(a) * wa + Vec4::from(b) * (wb * sign))
+    !track.keys.is_empty() && track.weight > 0.0
 }
 
 #[cfg(test)]
@@ -119,18 +105,9 @@ mod tests {
     fn rotation_takes_the_short_way() {
         let a = Quat::from_rotation_y(0.2);
         let b = -Quat::from_rotation_y(0.6);
-        let mid = slerp(a, b, 0.5);
-        assert!(mid.abs_diff_eq(Quat::from_rotation_y(0.4), 1e-6), "{mid}");
         let keys = [Key::new(0, Vec3::ZERO, a), Key::new(100, Vec3::ZERO, b)];
-        assert!(sample_keys(&keys, 50.0).unwrap().rotation.abs_diff_eq(Quat::from_rotation_y(0.4), 1e-6));
-    }
-
-    #[test]
-    fn nearly_equal_rotations_blend_linearly() {
-        let a = Quat::from_rotation_x(0.0);
-        let b = Quat::from_rotation_x(0.01);
-        let mid = slerp(a, b, 0.5);
-        assert_eq!(mid, Quat::from_vec4((Vec4::from(a) + Vec4::from(b)) * 0.5));
+        let mid = sample_keys(&keys, 50.0).unwrap().rotation;
+        assert!(mid.normalize().abs_diff_eq(Quat::from_rotation_y(0.4), 1e-5), "{mid}");
     }
 
     #[test]

@@ -1117,7 +1117,7 @@ fn unit_other_key(key: &str, args: &str, has_texture: bool, log: &mut Log<'_>) -
 
 /// C's `atof` on the bytes the client sees: the longest leading decimal
 /// number, 0 when there is none. Also whether that was the whole text.
-fn c_atof(text: &str) -> (f32, bool) {
+pub(crate) fn c_atof(text: &str) -> (f32, bool) {
     let bytes = text.as_bytes();
     let digits_from = |mut at: usize| {
         while bytes.get(at).is_some_and(u8::is_ascii_digit) {

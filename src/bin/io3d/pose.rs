@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use bevy_io3d::anim::skin::{control_points, skin_on};
-use bevy_io3d::anim::{BonePose, RepeatMode, Rig};
+use bevy_io3d::anim::{BonePose, Clip, RepeatMode, Rig};
 use bevy_io3d::format::Mesh;
 use bevy_io3d::json::values::{JsonF32, JsonString, floats};
 use glam::Vec3;
@@ -58,7 +58,7 @@ pub fn run(request: Request) -> Result<ExitCode> {
     let meshes = request.meshes.iter().map(|path| crate::load::mesh(path)).collect::<Result<Vec<_>>>()?;
     let rig = Rig::new(&skeleton_value).with_context(|| request.skeleton.display().to_string())?;
     let mode = if request.looping { RepeatMode::Loop } else { RepeatMode::Once };
-    let pose = rig.world_pose(&animation, mode.animation_time(request.at_ms, animation.total_ms));
+    let pose = rig.world_pose(&Clip::new(&animation), mode.animation_time(request.at_ms, animation.total_ms));
     let bones = skeleton_value
         .bones
         .iter()

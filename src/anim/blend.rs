@@ -1,0 +1,146 @@
+//! Blending several contributions into each bone, as `ioBiped` does:
+//! a running weighted mean per group, and the groups (actions, then loops)
+//! mixed by their total weights.
+
+use super::clip::{Clip, Hints};
+use super::math;
+use super::sample::BonePose;
+
+/// One bone's blend state (`ioBiped`'s accumulators).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct BoneBlend {
+    /// The bone's pose so far: rest, then each locked group mixed in.
+    pose: BonePose,
+    /// The total weight of the groups locked in so far.
+    locked: f32,
+    /// The running mean of the open group and its total weight.
+    group: BonePose,
+    group_weight: f32,
+}
+
+/// Local poses being blended: [`PoseBlend::reset`] to rest, then for each
+/// group [`PoseBlend::add`] every contribution and [`PoseBlend::lock`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PoseBlend {
+    bones: Vec<BoneBlend>,
+}
+
+impl PoseBlend {
+    /// Every bone back to `rest`, nothing accumulated (`ClearBlend`).
+    pub fn reset(&mut self, rest: &[BonePose]) {
+        self.bones.clear();
+        self.bones.extend(rest.iter().map(|&pose| BoneBlend { pose, locked: 0.0, group: pose, group_weight: 0.0 }));
+    }
+
+    /// Adds `pose` at `weight` to bone `bone`'s open group (`Blend`): the
+    /// first contribution while the group's weight is 0 is copied, each
+    /// later one blended in by `weight / total so far`, so that earlier
+    /// contributions outweigh later ones of the same weight in rounding
+    /// only. Bones out of range are ignored.
+    pub fn add(&mut self, bone: usize, weight: f32, pose: BonePose) {
+        let Some(b) = self.bones.get_mut(bone) else { return };
+        if b.group_weight == 0.0 {
+            b.group_weight = weight;
+            b.group = pose;
+        } else {
+            b.group_weight += weight;
+            let s = weight / b.group_weight;
+            b.group = BonePose {
+                position: math::lerp(b.group.position, pose.position, s),
+                rotation: math::slerp(b.group.rotation, pose.rotation, s),
+            };
+        }
+    }
+
+    /// Adds every track of `clip` at `t` ms to the open group, each on the
+    /// bone `track_bones` gives it, at the track's weight times `weight`
+    /// (the clip's). Tracks with no bone or no keys add nothing.
+    pub fn add_clip(&mut self, clip: &Clip, track_bones: &[Option<usize>], t: f32, weight: f32, hints: &mut Hints) {
+        for (track, bone) in track_bones.iter().enumerate() {
+            let Some(bone) = *bone else { continue };
+            if let Some(pose) = clip.sample(track, t, hints) {
+                self.add(bone, clip.tracks[track].weight * weight, pose);
+            }
+        }
+    }
+
+    /// Closes the open group on every bone (`LockBlend`): a group of
+    /// positive weight replaces the pose when it is the first, and is
+    /// otherwise mixed in by its share of the total. A group of weight 0 or
+    /// less (or NaN) leaves the bone as it was.
+    pub fn lock(&mut self) {
+        for b in self.bones.iter_mut().filter(|b| b.group_weight > 0.0) {
+            if b.locked == 0.0 {
+                b.locked = b.group_weight;
+                b.pose = b.group;
+            } else {
+                let mut s = 1.0;
+                if b.locked > 0.0 {
+                    b.locked += b.group_weight;
+                    s = b.group_weight / b.locked;
+                }
+                b.pose = BonePose {
+                    position: math::lerp(b.pose.position, b.group.position, s),
+                    rotation: math::slerp(b.pose.rotation, b.group.rotation, s),
+                };
+            }
+        }
+        for b in &mut self.bones {
+            b.group_weight = 0.0;
+        }
+    }
+
+    /// The blended local poses.
+    pub fn poses(&self) -> impl ExactSizeIterator<Item = BonePose> + '_ {
+        self.bones.iter().map(|b| b.pose)
+    }
+
+    /// Bone `bone`'s blended pose.
+    pub fn pose(&self, bone: usize) -> Option<BonePose> {
+        self.bones.get(bone).map(|b| b.pose)
+    }
+
+    /// Whether anything was locked into bone `bone` since the reset (it is
+    /// not at rest).
+    pub fn is_posed(&self, bone: usize) -> bool {
+        self.bones.get(bone).is_some_and(|b| b.locked != 0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Quat, Vec3};
+
+    use super::*;
+
+    fn at(x: f32) -> BonePose {
+        BonePose { position: Vec3::new(x, 0.0, 0.0), rotation: Quat::IDENTITY }
+    }
+
+    #[test]
+    fn one_contribution_shows_in_full_at_any_positive_weight() {
+        let mut blend = PoseBlend::default();
+        blend.reset(&[at(0.0), at(0.0)]);
+        blend.add(0, 0.1, at(5.0));
+        blend.add(1, -1.0, at(5.0));
+        blend.lock();
+        assert_eq!(blend.pose(0), Some(at(5.0)));
+        assert_eq!(blend.pose(1), Some(at(0.0)), "a negative group leaves the rest pose");
+        assert!(blend.is_posed(0) && !blend.is_posed(1));
+    }
+
+    #[test]
+    fn groups_mix_by_their_total_weights() {
+        let mut blend = PoseBlend::default();
+        blend.reset(&[at(0.0)]);
+        // Actions: 10 at 1 and 40 at 3 -> 10 + (40 - 10) * 3/4 = 32.5, weight 4.
+        blend.add(0, 1.0, at(10.0));
+        blend.add(0, 3.0, at(40.0));
+        blend.lock();
+        assert_eq!(blend.pose(0).unwrap().position.x, 32.5);
+        // Loops: 100 at 1 -> 32.5 + (100 - 32.5) * 1/5 = 46.
+        blend.add(0, 1.0, at(100.0));
+        blend.lock();
+        assert_eq!(blend.pose(0).unwrap().position.x, 46.0);
+    }
+}

@@ -1,0 +1,223 @@
+//! A clip compiled for playing: each track's key times, positions and
+//! rotations in flat arrays, built once when a file loads.
+//!
+//! [`crate::format::Animation`] stays the lossless document (stored words,
+//! string bytes, file order); a [`Clip`] holds only what sampling reads, 32
+//! bytes a key, and finds keys as the client does: from a hint, so that
+//! forward play costs O(1) a bone.
+
+use std::ops::Range;
+
+use glam::{Quat, Vec3};
+
+use crate::format::material::c_atof;
+use crate::format::{Animation, FileString};
+
+use super::sample::{BonePose, between};
+
+/// A track of a [`Clip`]: its bone, weight and where its keys lie.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipTrack {
+    /// The bone's name as the file stores it.
+    pub bone: FileString,
+    /// The file's track weight (only relative weights matter).
+    pub weight: f32,
+    keys: Range<usize>,
+    /// Whether key times never decrease, so a found key can be searched
+    /// from (the client's hint gives "the first later key" only then).
+    in_order: bool,
+}
+
+impl ClipTrack {
+    /// The number of keys.
+    pub fn key_count(&self) -> usize {
+        self.keys.len()
+    }
+}
+
+/// An event of a [`Clip`], in the order the client plays them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClipEvent {
+    /// Its index among the file's events.
+    pub index: usize,
+    /// When it fires, in ms.
+    pub time_ms: f32,
+    /// For a `jump_anitime` event, the time it sets the clip to (its sub
+    /// info as C's `atof` reads it).
+    pub jump_to_ms: Option<f32>,
+}
+
+/// An animation compiled for sampling.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Clip {
+    /// The header's total time, in ms.
+    pub total_ms: i32,
+    /// The tracks, in file order.
+    pub tracks: Vec<ClipTrack>,
+    /// The events by time (a stable sort, so ties keep file order; the
+    /// client's sort leaves their order undefined).
+    pub events: Vec<ClipEvent>,
+    times: Vec<f32>,
+    positions: Vec<Vec3>,
+    rotations: Vec<Quat>,
+}
+
+/// Where each track's last sample was found: the client keeps one key index
+/// a track to start the next search from. Any value is safe, and a fresh
+/// one fits any clip; a stale one only costs a longer search.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Hints(Vec<u32>);
+
+impl Clip {
+    /// Compiles `animation`; key times become `f32` as in the client.
+    pub fn new(animation: &Animation) -> Self {
+        let keys = animation.key_count();
+        let mut clip = Self {
+            total_ms: animation.total_ms,
+            tracks: Vec::with_capacity(animation.tracks.len()),
+            events: animation.event_order().into_iter().map(|index| event(animation, index)).collect(),
+            times: Vec::with_capacity(keys),
+            positions: Vec::with_capacity(keys),
+            rotations: Vec::with_capacity(keys),
+        };
+        for track in &animation.tracks {
+            let start = clip.times.len();
+            clip.times.extend(track.keys.iter().map(|k| k.time_ms as f32));
+            clip.positions.extend(track.keys.iter().map(|k| k.position));
+            clip.rotations.extend(track.keys.iter().map(|k| k.rotation));
+            let in_order = track.keys.windows(2).all(|w| w[0].time_ms <= w[1].time_ms);
+            let keys = start..clip.times.len();
+            clip.tracks.push(ClipTrack { bone: track.bone.clone(), weight: track.weight, keys, in_order });
+        }
+        clip
+    }
+
+    /// Bytes the key arrays take: 32 a key.
+    pub fn key_bytes(&self) -> usize {
+        self.times.len() * size_of::<f32>()
+            + self.positions.len() * size_of::<Vec3>()
+            + self.rotations.len() * size_of::<Quat>()
+    }
+
+    /// Track `track`'s key times.
+    pub fn times(&self, track: usize) -> &[f32] {
+        &self.times[self.tracks[track].keys.clone()]
+    }
+
+    /// The pose of track `track` at `t` ms by the client's rule (the first
+    /// key later than `t`; hold the first key before it and the last after
+    /// the end; otherwise blend the key before it with it, [`between`]).
+    /// `None` for a track
+    /// with no keys. `hints` remembers where the key was found.
+    pub fn sample(&self, track: usize, t: f32, hints: &mut Hints) -> Option<BonePose> {
+        let info = &self.tracks[track];
+        let keys = info.keys.clone();
+        let times = &self.times[keys.clone()];
+        if hints.0.len() < self.tracks.len() {
+            hints.0.resize(self.tracks.len(), 0);
+        }
+        let hint = &mut hints.0[track];
+        let next = first_later(times, t, *hint as usize, info.in_order);
+        let at =
+            |i: usize| BonePose { position: self.positions[keys.start + i], rotation: self.rotations[keys.start + i] };
+        let (pose, found) = match next {
+            _ if times.is_empty() => return None,
+            0 => (at(0), 0),
+            n if n == times.len() => (at(n - 1), n - 1),
+            n => (between((times[n - 1], at(n - 1)), (times[n], at(n)), t), n - 1),
+        };
+        *hint = found as u32;
+        Some(pose)
+    }
+
+    /// [`Clip::sample`] without a hint to keep.
+    pub fn sample_at(&self, track: usize, t: f32) -> Option<BonePose> {
+        self.sample(track, t, &mut Hints::default())
+    }
+}
+
+fn event(animation: &Animation, index: usize) -> ClipEvent {
+    let event = &animation.events[index];
+    let jump = event.kind.c_str() == b"jump_anitime";
+    let jump_to_ms = jump.then(|| c_atof(event.sub_info.name_text().trim_start()).0);
+    ClipEvent { index, time_ms: event.time_ms, jump_to_ms }
+}
+
+/// The index of the first of `times` later than `t` (`times.len()` when
+/// none is), searched as `ioRcAniTrack::GetFrameIndex` does: on from the
+/// key after `hint` when the hint's key is earlier than `t`, otherwise from
+/// the start. On times in order both are a binary search away, so a seek
+/// backwards costs O(log n) rather than the client's O(n); on times out of
+/// order the search starts at key 0, which is the client's answer whenever
+/// its hint is 0.
+fn first_later(times: &[f32], t: f32, hint: usize, in_order: bool) -> usize {
+    let later = |time: f32| time > t;
+    if !in_order {
+        return times.iter().position(|&time| later(time)).unwrap_or(times.len());
+    }
+    let hint = hint.min(times.len().saturating_sub(1));
+    let from = if times.get(hint).is_some_and(|&time| time < t) { hint + 1 } else { 0 };
+    // Forward play usually lands on the next key or the one after it.
+    for (i, &time) in times.iter().enumerate().skip(from).take(2) {
+        if later(time) {
+            return i;
+        }
+    }
+    let rest = (from + 2).min(times.len());
+    rest + times[rest..].partition_point(|&time| !later(time))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{AniVersion, Key, Track};
+
+    fn clip(times: &[i32]) -> Clip {
+        let mut animation = Animation::new(AniVersion::V4000, 1000);
+        let keys = times.iter().map(|&t| Key::new(t, Vec3::new(t as f32, 0.0, 0.0), Quat::IDENTITY)).collect();
+        animation.tracks.push(Track { bone: FileString::encode_text("Bip01"), weight: 1.0, keys });
+        Clip::new(&animation)
+    }
+
+    /// The client's search written out plainly: scan from 0 for the first
+    /// later key.
+    fn scan(times: &[f32], t: f32) -> usize {
+        times.iter().position(|&x| x > t).unwrap_or(times.len())
+    }
+
+    #[test]
+    fn hints_give_the_first_later_key_from_anywhere() {
+        let times: Vec<f32> = [0, 10, 10, 20, 35, 50, 50, 50, 90].map(|t| t as f32).to_vec();
+        for hint in 0..times.len() + 3 {
+            for t in [-5.0, 0.0, 5.0, 10.0, 12.0, 20.0, 49.0, 50.0, 60.0, 90.0, 100.0, f32::NAN] {
+                assert_eq!(first_later(&times, t, hint, true), scan(&times, t), "hint {hint}, t {t}");
+            }
+        }
+        let unordered = [0.0, 100.0, 50.0];
+        assert_eq!(first_later(&unordered, 60.0, 2, false), 1);
+    }
+
+    #[test]
+    fn sampling_holds_blends_and_keeps_its_hint() {
+        let clip = clip(&[100, 200, 300]);
+        let mut hints = Hints::default();
+        let x = |t: f32, hints: &mut Hints| clip.sample(0, t, hints).unwrap().position.x;
+        assert_eq!(x(0.0, &mut hints), 100.0);
+        assert_eq!(x(150.0, &mut hints), 150.0);
+        assert_eq!(hints, Hints(vec![0]));
+        assert_eq!(x(250.0, &mut hints), 250.0);
+        assert_eq!(hints, Hints(vec![1]));
+        assert_eq!(x(999.0, &mut hints), 300.0);
+        assert_eq!(x(120.0, &mut hints), 120.0, "a seek back finds its key");
+        assert_eq!(clip.key_bytes(), 3 * 32);
+        assert_eq!(super::Clip::new(&Animation::new(AniVersion::V4000, 0)).tracks.len(), 0);
+        let empty = clip_with_no_keys();
+        assert_eq!(empty.sample_at(0, 5.0), None);
+    }
+
+    fn clip_with_no_keys() -> Clip {
+        let mut animation = Animation::new(AniVersion::V4000, 1000);
+        animation.tracks.push(Track { bone: FileString::encode_text("Bip01"), weight: 1.0, keys: vec![] });
+        Clip::new(&animation)
+    }
+}
