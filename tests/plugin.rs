@@ -10,7 +10,7 @@ use bevy::animation::{AnimatedBy, AnimationClip, AnimationPlayer, AnimationTarge
 use bevy::asset::{AssetLoadFailedEvent, AssetPlugin, LoadState};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_io3d::anim::{RepeatMode, Rig};
+use bevy_io3d::anim::{Clip, RepeatMode, Rig};
 use bevy_io3d::format::{AniError, Animation, Skeleton};
 use bevy_io3d::plugin::{
     AniBinding, AniClip, AniEventFired, AniLoadError, AniPlayer, Axes, Io3dAssetLabel, Io3dPlugin, RigBones,
@@ -93,20 +93,34 @@ fn bevy_pose(app: &mut App, rig: Entity) -> Vec<(Vec3, Quat)> {
         .collect()
 }
 
-/// World poses agree to within float rounding of unit-length errors: keys
-/// blended between nearby rotations and 4002 keys are not exactly unit
-/// quaternions (the client renormalises neither), and Bevy composes
-/// through matrices and normalised slerps where the pure sampler rotates
-/// vectors by the quaternions as they are. Along an 80-unit chain of bones
-/// that moves a joint by up to about a hundredth of a unit. Local
-/// transforms are compared bit for bit where they should be equal.
-fn assert_pose_eq(bevy: &[(Vec3, Quat)], expected: &[bevy_io3d::anim::BonePose], what: &str) {
+/// The largest distance between joints and the largest angle between
+/// bone rotations (degrees) of two world poses.
+fn pose_gap(bevy: &[(Vec3, Quat)], expected: &[bevy_io3d::anim::BonePose]) -> (f32, f32) {
     assert_eq!(bevy.len(), expected.len());
-    for (i, ((p, q), e)) in bevy.iter().zip(expected).enumerate() {
-        assert!(p.abs_diff_eq(e.position, 2e-2), "{what}: bone {i} at {p}, expected {}", e.position);
-        let e = e.rotation.normalize();
-        assert!(q.abs_diff_eq(e, 5e-4) || q.abs_diff_eq(-e, 5e-4), "{what}: bone {i} {q} vs {e}");
+    let mut gap = (0.0f32, 0.0f32);
+    for ((p, q), e) in bevy.iter().zip(expected) {
+        gap.0 = gap.0.max(p.distance(e.position));
+        gap.1 = gap.1.max(q.normalize().angle_between(e.rotation.normalize()).to_degrees());
     }
+    gap
+}
+
+/// How far Bevy's world poses may lie from the client's, as (units,
+/// degrees). The local transforms are the client's to the bit (checked
+/// apart), but the client's sampled rotations are about 0.9996 long and it
+/// composes them as they are, so its limbs shrink a little down each chain,
+/// where Bevy composes through matrices: on the bundled clips joints part
+/// by up to 0.61 units (at the hands, nine bones from the root) and bones
+/// by up to 0.20 degrees.
+const CLIENT_GAP: (f32, f32) = (0.65, 0.25);
+
+/// How far Bevy's own `AnimationPlayer` (true slerp, unit rotations) lies
+/// from our player in Bevy: measured up to 0.18 units and 0.15 degrees.
+const SLERP_GAP: (f32, f32) = (0.2, 0.2);
+
+fn assert_pose_eq(bevy: &[(Vec3, Quat)], expected: &[bevy_io3d::anim::BonePose], bound: (f32, f32), what: &str) {
+    let (units, degrees) = pose_gap(bevy, expected);
+    assert!(units <= bound.0 && degrees <= bound.1, "{what}: joints {units} units apart, bones {degrees} degrees");
 }
 
 #[test]
@@ -120,10 +134,15 @@ fn poses_match_the_pure_sampler_on_a_spawned_rig() {
     for ms in [0.0, 125.5, 500.0, 999.0, 1000.0] {
         seek(&mut app, rig, ms);
         assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), ms, "seeking is exact");
-        assert_pose_eq(&bevy_pose(&mut app, rig), &pure.world_pose(&walk, ms as f32), &format!("{ms} ms"));
+        assert_pose_eq(
+            &bevy_pose(&mut app, rig),
+            &pure.world_pose(&Clip::new(&walk), ms as f32),
+            CLIENT_GAP,
+            &format!("{ms} ms"),
+        );
         // Local transforms are the pure sampler's, bit for bit.
         let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
-        for (bone, local) in bones.iter().zip(pure.local_pose(&walk, ms as f32)) {
+        for (bone, local) in bones.iter().zip(pure.local_pose(&Clip::new(&walk), ms as f32)) {
             assert_eq!(*app.world().get::<Transform>(*bone).unwrap(), Axes::EngineToBevy.transform(&local));
         }
     }
@@ -255,7 +274,12 @@ fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
     assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 600.0);
     let idle = Animation::from_bytes(&sample("biped_idle_4002.ani")).unwrap();
     let pure = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
-    assert_pose_eq(&bevy_pose(&mut app, rig), &pure.world_pose(&idle, 600.0), "after the reload");
+    assert_pose_eq(
+        &bevy_pose(&mut app, rig),
+        &pure.world_pose(&Clip::new(&idle), 600.0),
+        CLIENT_GAP,
+        "after the reload",
+    );
 
     // A reload that no longer parses keeps the last good clip, and says why.
     std::fs::write(dir.path().join("play.ani"), b"ANI\0junk").unwrap();
@@ -314,7 +338,7 @@ fn the_exported_clip_poses_like_our_player() {
             .into_iter()
             .map(|(position, rotation)| bevy_io3d::anim::BonePose { position, rotation })
             .collect();
-        assert_pose_eq(&bevy_pose(&mut app, theirs), &expected, &format!("AnimationPlayer at {ms} ms"));
+        assert_pose_eq(&bevy_pose(&mut app, theirs), &expected, SLERP_GAP, &format!("AnimationPlayer at {ms} ms"));
     }
 }
 
@@ -335,11 +359,12 @@ fn the_headless_pose_example_agrees_with_io3d_pose() {
                 let request = headless_pose::Request { animation: &path, skeleton: &skeleton_path, at_ms, looping };
                 let posed = headless_pose::pose(&request);
                 let mode = if looping { RepeatMode::Loop } else { RepeatMode::Once };
-                let expected = rig.world_pose(&animation, mode.animation_time(at_ms as f32, animation.total_ms));
+                let expected =
+                    rig.world_pose(&Clip::new(&animation), mode.animation_time(at_ms as f32, animation.total_ms));
                 let names: Vec<String> = skeleton.bones.iter().map(|b| b.name.to_text()).collect();
                 assert_eq!(posed.iter().map(|(n, _, _)| n.clone()).collect::<Vec<_>>(), names);
                 let pose: Vec<(Vec3, Quat)> = posed.into_iter().map(|(_, p, q)| (p, q)).collect();
-                assert_pose_eq(&pose, &expected, &format!("{name} at {at_ms} ms"));
+                assert_pose_eq(&pose, &expected, CLIENT_GAP, &format!("{name} at {at_ms} ms"));
             }
         }
     }
@@ -411,7 +436,7 @@ fn korean_names_bind_a_silent_duplicate_track_changes_nothing_and_the_root_bone_
     seek(&mut app, rig, 250.0);
     let pure = Rig::new(&skeleton).unwrap();
     let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
-    for ((bone, local), name) in bones.iter().zip(pure.local_pose(&walk, 250.0)).zip(&pure.names) {
+    for ((bone, local), name) in bones.iter().zip(pure.local_pose(&Clip::new(&walk), 250.0)).zip(&pure.names) {
         assert_eq!(
             *app.world().get::<Transform>(*bone).unwrap(),
             Axes::EngineToBevy.transform(&local),
@@ -428,4 +453,61 @@ fn korean_names_bind_a_silent_duplicate_track_changes_nothing_and_the_root_bone_
     let pelvis = bevy_io3d::anim::track_pose(walk.track(b"Bip01 Pelvis").unwrap(), 250.0).unwrap();
     let motion = app.world().get::<RootMotion>(rig).unwrap();
     assert_eq!(motion.position, Axes::EngineToBevy.position(pelvis.position));
+}
+
+/// The game's state change on a rig: a walk loop cleared over 100 ms while
+/// an attack fades in over 100 ms. Every frame the bones' local transforms
+/// are those of the library's mixer run beside it on the same frames, to
+/// the bit, and the events name the instance that passed them.
+#[test]
+fn a_crossfade_poses_as_the_library_mixer_does() {
+    use bevy_io3d::anim::{Action, Loop, Mixer, PoseBlend};
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let (walk, attack): (Handle<AniClip>, Handle<AniClip>) =
+        (server.load("biped_walk_4002.ani"), server.load("biped_attack_4001.ani"));
+    let rig = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AniPlayer::default())).id();
+    run_until(&mut app, "the clips", |app| {
+        let server = app.world().resource::<AssetServer>();
+        server.is_loaded(&walk) && server.is_loaded(&attack) && app.world().get::<RigBones>(rig).is_some()
+    });
+    let skeleton = Skeleton::from_bytes(&sample("biped.skl")).unwrap();
+    let pure = Rig::new(&skeleton).unwrap();
+    let clips = [
+        Clip::new(&Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap()),
+        Clip::new(&Animation::from_bytes(&sample("biped_attack_4001.ani")).unwrap()),
+    ];
+    let bindings: Vec<Vec<Option<usize>>> = clips.iter().map(|c| pure.bind(c).track_bones).collect();
+    let mut mixer = Mixer::new();
+    let walking = app.world_mut().get_mut::<AniPlayer>(rig).unwrap().play_loop(walk.clone(), Loop::default());
+    mixer.play_loop(0, Loop::default());
+    let mut fired = Vec::new();
+    let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
+    for frame in 0..120 {
+        if frame == 40 {
+            let mut player = app.world_mut().get_mut::<AniPlayer>(rig).unwrap();
+            player.clear_all_loops(100.0, false);
+            player.play_action(attack.clone(), Action { hold_last_frame: true, ..Action::faded(100.0, 100.0) });
+            mixer.clear_all_loops(100.0, false);
+            mixer.play_action(1, Action { hold_last_frame: true, ..Action::faded(100.0, 100.0) });
+        }
+        app.update();
+        mixer.advance(STEP_MS as f32, |c| clips.get(c), &mut fired);
+        let mut blend = PoseBlend::default();
+        mixer.pose(&pure.rest, |c| Some((&clips[c], &bindings[c][..])), &mut blend);
+        for (bone, local) in bones.iter().zip(blend.poses()) {
+            assert_eq!(
+                *app.world().get::<Transform>(*bone).unwrap(),
+                Axes::EngineToBevy.transform(&local),
+                "frame {frame}"
+            );
+        }
+    }
+    let events = std::mem::take(&mut app.world_mut().resource_mut::<Fired>().0);
+    let walk_events: Vec<f32> = events.iter().filter(|e| e.instance == walking).map(|e| e.time_ms).collect();
+    assert_eq!(walk_events, [250.0], "the walk fires before its fade, and is silent while it fades");
+    assert!(events.iter().any(|e| e.clip == attack.id()), "the attack fires: {events:?}");
+    let player = app.world().get::<AniPlayer>(rig).unwrap();
+    assert_eq!(player.instances().count(), 1, "the walk has ended");
 }

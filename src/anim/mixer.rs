@@ -235,6 +235,21 @@ impl<C: Copy> Instance<C> {
         self.cur
     }
 
+    /// Its time factor.
+    pub fn rate(&self) -> f32 {
+        self.rate
+    }
+
+    /// Its clip time before the last advance, in ms.
+    pub fn previous_time_ms(&self) -> f32 {
+        self.pre
+    }
+
+    /// Its clip's length as of the last advance (0 before the first).
+    pub fn total_ms(&self) -> f32 {
+        self.full
+    }
+
     /// Its current weight.
     pub fn weight(&self) -> f32 {
         self.weight
@@ -637,6 +652,13 @@ impl<C: Copy + PartialEq> Mixer<C> {
         if let Some(i) = self.instance_mut(instance) {
             if i.full > 0.0 { i.set_time(time_ms) } else { i.cur = time_ms.max(0.0) }
         }
+    }
+
+    /// Drops an instance at once, with no fade and no event: not a client
+    /// call, for tools that cut from one clip to another.
+    pub fn remove(&mut self, instance: InstanceId) {
+        self.actions.retain(|i| i.id != instance);
+        self.loops.retain(|i| i.id != instance);
     }
 
     /// Freezes everything (`StopAllPlayingAnimation`): no time passes and

@@ -6,7 +6,7 @@ use bevy::asset::{Asset, AssetLoader, Handle, LoadContext};
 use bevy::reflect::TypePath;
 use thiserror::Error;
 
-use crate::anim::Rig;
+use crate::anim::{Clip, Rig};
 use crate::format::{AniError, Animation, HierarchyError, Skeleton, SklError};
 
 use super::axes::Axes;
@@ -17,10 +17,8 @@ use super::export::to_bevy_clip;
 pub struct AniClip {
     /// The file's contents.
     pub animation: Animation,
-    /// Indices of `animation.events` in the order the client plays them.
-    pub events_by_time: Vec<usize>,
-    /// Their times, in the same order (computed once, not every frame).
-    pub event_times: Vec<f32>,
+    /// The same compiled for playing, built once at load.
+    pub clip: Clip,
     /// The same motion as Bevy's own [`AnimationClip`] (sub-asset
     /// [`Io3dAssetLabel::BevyClip`]), in Bevy's axes.
     pub bevy_clip: Handle<AnimationClip>,
@@ -29,9 +27,7 @@ pub struct AniClip {
 impl AniClip {
     /// A clip for an animation made in code; `bevy_clip` stays empty.
     pub fn new(animation: Animation) -> Self {
-        let order = animation.event_order();
-        let event_times = order.iter().map(|&i| animation.events[i].time_ms).collect();
-        Self { animation, events_by_time: order, event_times, bevy_clip: Handle::default() }
+        Self { clip: Clip::new(&animation), animation, bevy_clip: Handle::default() }
     }
 }
 

@@ -22,16 +22,18 @@
 //! | set | system | what it does |
 //! |---|---|---|
 //! | `Spawn` | [`rig::spawn_rigs`] | spawns the bones of each loaded [`SklRig`], again when its file changes |
-//! | `Bind` | [`player::bind_players`] | binds each player's tracks to its descendants by `Name`, again when the clip, its file or the hierarchy changes |
-//! | `Advance` | [`player::advance_players`] | moves each clock by the frame's time in ms and triggers [`AniEventFired`] for the events passed |
-//! | `Pose` | [`player::pose_players`] | writes the sampled local transforms (rest for bones without a track) and fills [`RootMotion`] |
+//! | `Bind` | [`binding::bind_players`] | finds each player's named descendants and binds each clip it plays to them, again when a clip, its file or the hierarchy changes |
+//! | `Advance` | [`playback::advance_players`] | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
+//! | `Pose` | [`playback::pose_players`] | blends the clips per bone as the client does, writes the local transforms (rest where nothing plays) and fills [`RootMotion`] |
 //!
 //! Add the plugin after `DefaultPlugins`: it adds Bevy's `AnimationPlugin`
 //! only when it is missing, for the exported [`AnimationClip`] sub-assets.
 
 pub mod assets;
 pub mod axes;
+pub mod binding;
 pub mod export;
+pub mod playback;
 pub mod player;
 pub mod rig;
 
@@ -43,8 +45,9 @@ use bevy::transform::TransformSystems;
 
 pub use assets::{AniClip, AniLoadError, AniLoader, Io3dAssetLabel, SklLoadError, SklLoader, SklSkeleton};
 pub use axes::Axes;
+pub use binding::{AniBinding, ClipBinding};
 pub use export::{bone_target, to_bevy_clip};
-pub use player::{AniBinding, AniEventFired, AniPlayer, RootMotion};
+pub use player::{AniEventFired, AniPlayer, RootMotion};
 pub use rig::{BoneRest, RigBones, SklRig};
 
 /// Registers the `.ani` and `.skl` assets and the player's systems.
@@ -87,9 +90,9 @@ impl Plugin for Io3dPlugin {
                 PostUpdate,
                 (
                     rig::spawn_rigs.in_set(Io3dSystems::Spawn),
-                    player::bind_players.in_set(Io3dSystems::Bind),
-                    player::advance_players.in_set(Io3dSystems::Advance),
-                    player::pose_players.in_set(Io3dSystems::Pose),
+                    binding::bind_players.in_set(Io3dSystems::Bind),
+                    playback::advance_players.in_set(Io3dSystems::Advance),
+                    playback::pose_players.in_set(Io3dSystems::Pose),
                 ),
             );
     }

@@ -1,0 +1,209 @@
+//! The player's frame: time and events, then the blended pose and the
+//! root's motion.
+
+use bevy::asset::{AssetId, Assets};
+use bevy::ecs::prelude::*;
+use bevy::math::Vec3;
+use bevy::time::Time;
+use bevy::transform::components::Transform;
+
+use crate::anim::mixer::{Fired, Instance, Kind, State};
+use crate::anim::{BonePose, Clip, InstanceId, PoseBlend, RepeatMode, Step};
+
+use super::assets::AniClip;
+use super::binding::AniBinding;
+use super::player::{AniEventFired, AniPlayer, RootMotion};
+
+type Id = AssetId<AniClip>;
+
+/// Advances each player by the frame's time in ms (times its speed) and
+/// triggers [`AniEventFired`] for the events its clips pass.
+pub fn advance_players(
+    mut commands: Commands,
+    time: Res<Time>,
+    clips: Res<Assets<AniClip>>,
+    mut players: Query<(Entity, &mut AniPlayer)>,
+) {
+    let delta_ms = time.delta_secs_f64() * 1000.0;
+    let mut fired = Vec::new();
+    for (entity, mut player) in &mut players {
+        let player = &mut *player;
+        let restarted = player.main.map(|m| m.0);
+        player.follow_main_clip();
+        let restarted = player.main.map(|m| m.0) != restarted;
+        let seek = player.pending_seek.take();
+        if let Some(t) = seek {
+            let ids: Vec<InstanceId> = player.mixer.instances().map(|i| i.id).collect();
+            ids.into_iter().for_each(|id| player.mixer.seek(id, t as f32));
+        }
+        // A seek, a new clip or a pause moves nowhere this frame.
+        let delta = delta_ms * player.speed;
+        let still = seek.is_some() || restarted || player.paused || !delta.is_finite();
+        let delta = if still { 0.0 } else { delta };
+        fired.clear();
+        let lookup = |id: Id| clips.get(id).map(|c| &c.clip);
+        if delta >= 0.0 {
+            player.mixer.advance(delta as f32, lookup, &mut fired);
+            player.steps = player.mixer.instances().map(|i| (i.id, forward_step(i))).collect();
+        } else {
+            player.steps = rewind(player, delta, lookup, &mut fired);
+        }
+        for event in &fired {
+            trigger(&mut commands, entity, &clips, event);
+        }
+        let playing: Vec<Id> = player.mixer.instances().map(|i| i.clip).collect();
+        player.handles.retain(|h| playing.contains(&h.id()));
+    }
+}
+
+fn trigger(commands: &mut Commands, entity: Entity, clips: &Assets<AniClip>, fired: &Fired<Id>) {
+    let Some(event) = clips.get(fired.clip).and_then(|c| c.animation.events.get(fired.event)) else { return };
+    commands.trigger(AniEventFired {
+        entity,
+        instance: fired.instance,
+        clip: fired.clip,
+        index: fired.event,
+        kind: event.kind.to_text(),
+        sub_info: event.sub_info.to_text(),
+        time_ms: fired.time_ms,
+    });
+}
+
+/// The step an instance just made: a loop whose time went down wrapped.
+fn forward_step(instance: &Instance<Id>) -> Step {
+    let (from, to) = (instance.previous_time_ms(), instance.time_ms());
+    let wrapped = instance.kind() == Kind::Loop && to < from;
+    Step {
+        from_ms: f64::from(from),
+        to_ms: f64::from(to),
+        wraps: i64::from(wrapped),
+        total_ms: f64::from(instance.total_ms()),
+    }
+}
+
+/// Plays every started clip backwards by `delta` ms times its rate, by the
+/// transport's clock ([`RepeatMode::step`]: loops wrap, actions clamp),
+/// passing events in the order met; states and weights stay.
+fn rewind<'c>(
+    player: &mut AniPlayer,
+    delta: f64,
+    clips: impl Fn(Id) -> Option<&'c Clip>,
+    fired: &mut Vec<Fired<Id>>,
+) -> Vec<(InstanceId, Step)> {
+    let mut steps = Vec::new();
+    let moving: Vec<(InstanceId, Id, Kind, f32, f32)> = player
+        .mixer
+        .instances()
+        .filter(|i| i.state() != State::Wait)
+        .map(|i| (i.id, i.clip, i.kind(), i.time_ms(), i.rate()))
+        .collect();
+    for (id, clip_id, kind, time, rate) in moving {
+        let Some(clip) = clips(clip_id) else { continue };
+        let mode = if kind == Kind::Loop { RepeatMode::Loop } else { RepeatMode::Once };
+        let step = mode.step(f64::from(time), delta * f64::from(rate), clip.total_ms);
+        let times: Vec<f32> = clip.events.iter().map(|e| e.time_ms).collect();
+        for (sorted, time_ms) in step.events_passed(&times) {
+            fired.push(Fired { instance: id, clip: clip_id, event: clip.events[sorted].index, time_ms });
+        }
+        player.mixer.seek(id, step.to_ms as f32);
+        steps.push((id, step));
+    }
+    steps
+}
+
+/// Blends each bound player's clips into its bones' transforms and reports
+/// the root's motion. A stopped player leaves its bones as they are.
+pub fn pose_players(
+    clips: Res<Assets<AniClip>>,
+    mut players: Query<(&mut AniPlayer, &AniBinding, &mut RootMotion)>,
+    mut transforms: Query<&mut Transform, Without<AniPlayer>>,
+    mut blend: Local<PoseBlend>,
+) {
+    for (mut player, binding, mut motion) in &mut players {
+        if !binding.is_bound() || player.mixer.is_stopped() {
+            continue;
+        }
+        let player = &mut *player;
+        let rest = binding.rest_poses(player.axes);
+        let bound = |id: Id| Some((&clips.get(id)?.clip, &binding.clip(id)?.tracks[..]));
+        player.mixer.pose(&rest, bound, &mut blend);
+        let mut poses: Vec<BonePose> = blend.poses().collect();
+        let root = binding.bone_index(&player.root_bone);
+        *motion = root.and_then(|root| root_motion(player, binding, &clips, root, &poses)).unwrap_or_default();
+        if player.in_place
+            && let Some(root) = root
+            && let Some(start) = main_root_at(player, binding, &clips, root, 0.0)
+        {
+            poses[root].position.x = start.x;
+            poses[root].position.z = start.z;
+        }
+        for (bone, pose) in binding.bones.iter().zip(&poses) {
+            let Ok(mut transform) = transforms.get_mut(bone.entity) else { continue };
+            let mut posed = *transform;
+            player.axes.apply(pose, &mut posed);
+            transform.set_if_neq(posed);
+        }
+    }
+}
+
+/// Where the clip `clip` puts bone `root` at `t` ms: its first track of
+/// that bone.
+fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) -> Option<Vec3> {
+    let track = binding.clip(id)?.tracks.iter().position(|b| *b == Some(root))?;
+    clip.clip.sample_at(track, t).map(|p| p.position)
+}
+
+fn main_root_at(
+    player: &AniPlayer,
+    binding: &AniBinding,
+    clips: &Assets<AniClip>,
+    root: usize,
+    t: f32,
+) -> Option<Vec3> {
+    let id = player.clip.id();
+    root_at(clips.get(id)?, binding, id, root, t)
+}
+
+/// The root's motion: the blended position, each clip's own step of its
+/// root track mixed by the clips' weights, and the main clip's distance
+/// from its start. `None` when no clip has a root track.
+fn root_motion(
+    player: &AniPlayer,
+    binding: &AniBinding,
+    clips: &Assets<AniClip>,
+    root: usize,
+    poses: &[BonePose],
+) -> Option<RootMotion> {
+    if !player.instances().any(|i| root_at_any(i, binding, clips, root)) {
+        return None;
+    }
+    let (mut delta, mut weight) = (Vec3::ZERO, 0.0);
+    for (id, step) in &player.steps {
+        let Some(instance) = player.mixer.instance(*id) else { continue };
+        let Some(clip) = clips.get(instance.clip) else { continue };
+        let at = |t: f64| root_at(clip, binding, instance.clip, root, t as f32);
+        let (Some(now), Some(before), Some(start), Some(end)) =
+            (at(step.to_ms), at(step.from_ms), at(0.0), at(step.total_ms))
+        else {
+            continue;
+        };
+        let w = instance.weight();
+        delta += (now - before + (end - start) * step.wraps as f32) * w;
+        weight += w;
+    }
+    let delta = if weight > 0.0 { delta / weight } else { Vec3::ZERO };
+    let position = poses[root].position;
+    let distance = main_root_at(player, binding, clips, root, 0.0).map_or(0.0, |start| {
+        let from_start = position - start;
+        Vec3::new(from_start.x, 0.0, from_start.z).length()
+    });
+    Some(RootMotion {
+        position: player.axes.position(position),
+        delta: player.axes.position(delta),
+        distance_this_loop: distance,
+    })
+}
+
+fn root_at_any(instance: &Instance<Id>, binding: &AniBinding, clips: &Assets<AniClip>, root: usize) -> bool {
+    clips.get(instance.clip).is_some_and(|c| root_at(c, binding, instance.clip, root, 0.0).is_some())
+}
