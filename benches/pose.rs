@@ -1,6 +1,8 @@
-//! Posing N Biped rigs for one frame: with this crate's `AniPlayer`, and
-//! with Bevy's own `AnimationPlayer` playing the exported clip on
-//! identical rigs, in the same run. An app with the rigs and no player is
+//! Posing N rigs for one frame: with this crate's `AniPlayer`, and with
+//! Bevy's own `AnimationPlayer` playing the exported clips through an
+//! `AnimationGraph` on identical rigs, in the same run: one short clip,
+//! and an action crossfading over a loop with clips as long as the
+//! community's, on the Biped and on a skeleton of the game's size. An app with the rigs and no player is
 //! the baseline that both include (transform propagation, scheduling).
 //!
 //! Run: `cargo bench --no-default-features --features plugin --bench pose`
@@ -12,10 +14,12 @@ use bevy::animation::{AnimatedBy, AnimationClip, AnimationPlayer};
 use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_io3d::anim::Rig;
+use bevy_io3d::anim::{Action, Loop, Rig, biped};
 use bevy_io3d::format::{Animation, Skeleton};
 use bevy_io3d::plugin::{AniClip, AniPlayer, Axes, Io3dPlugin, RigBones, SklRig, SklSkeleton, to_bevy_clip};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+
+mod common;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Player {
@@ -28,19 +32,31 @@ fn asset(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/assets/{name}", env!("CARGO_MANIFEST_DIR"))).expect("the bundled samples")
 }
 
-/// An app with `rigs` Biped rigs, each at a different time of the walk.
-fn app(rigs: usize, player: Player) -> App {
+/// What every rig plays: a loop alone, or an action crossfading over it.
+struct Scene {
+    skeleton: Skeleton,
+    looped: Animation,
+    action: Option<Animation>,
+}
+
+/// An app with `rigs` rigs of the scene's skeleton, each at a different time.
+fn app(rigs: usize, player: Player, scene: &Scene) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(16_667)));
-    let skeleton = Skeleton::from_bytes(&asset("biped.skl")).expect("a skeleton");
-    let rig = Rig::new(&skeleton).expect("a tree");
-    let walk = Animation::from_bytes(&asset("biped_walk_4002.ani")).expect("an animation");
-    let bevy_clip = to_bevy_clip(&walk, Axes::default());
-    let skeleton = app.world_mut().resource_mut::<Assets<SklSkeleton>>().add(SklSkeleton { skeleton, rig });
-    let clip = app.world_mut().resource_mut::<Assets<AniClip>>().add(AniClip::new(walk));
-    let bevy_clip = app.world_mut().resource_mut::<Assets<AnimationClip>>().add(bevy_clip);
-    let (graph, node) = AnimationGraph::from_clip(bevy_clip);
+    let rig = Rig::new(&scene.skeleton).expect("a tree");
+    let skeleton =
+        app.world_mut().resource_mut::<Assets<SklSkeleton>>().add(SklSkeleton { skeleton: scene.skeleton.clone(), rig });
+    let clips: Vec<&Animation> = std::iter::once(&scene.looped).chain(&scene.action).collect();
+    let ours: Vec<Handle<AniClip>> = clips
+        .iter()
+        .map(|a| app.world_mut().resource_mut::<Assets<AniClip>>().add(AniClip::new((*a).clone())))
+        .collect();
+    let theirs: Vec<Handle<AnimationClip>> = clips
+        .iter()
+        .map(|a| app.world_mut().resource_mut::<Assets<AnimationClip>>().add(to_bevy_clip(a, Axes::default())))
+        .collect();
+    let (graph, nodes) = AnimationGraph::from_clips(theirs);
     let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
     let entities: Vec<Entity> = (0..rigs).map(|_| app.world_mut().spawn(SklRig::new(skeleton.clone())).id()).collect();
     app.update();
@@ -49,18 +65,26 @@ fn app(rigs: usize, player: Player) -> App {
         match player {
             Player::None => {}
             Player::Ours => {
-                let mut ours = AniPlayer::new(clip.clone());
-                ours.seek(at_ms);
-                app.world_mut().entity_mut(entity).insert(ours);
+                let mut player = AniPlayer::default();
+                player.play_loop(ours[0].clone(), Loop::default());
+                if let Some(action) = ours.get(1) {
+                    // A fade in long enough to last the measurement: both
+                    // clips blend every frame.
+                    player.play_action(action.clone(), Action { hold_last_frame: true, ..Action::faded(1e6, 100.0) });
+                }
+                player.seek(at_ms);
+                app.world_mut().entity_mut(entity).insert(player);
             }
             Player::Bevys => {
                 let bones = app.world().get::<RigBones>(entity).expect("spawned bones").0.clone();
                 for bone in bones {
                     app.world_mut().entity_mut(bone).insert(AnimatedBy(entity));
                 }
-                let mut theirs = AnimationPlayer::default();
-                theirs.play(node).repeat().seek_to(at_ms as f32 / 1000.0);
-                app.world_mut().entity_mut(entity).insert((theirs, AnimationGraphHandle(graph.clone())));
+                let mut player = AnimationPlayer::default();
+                for &node in &nodes {
+                    player.play(node).repeat().seek_to(at_ms as f32 / 1000.0).set_weight(1.0 / nodes.len() as f32);
+                }
+                app.world_mut().entity_mut(entity).insert((player, AnimationGraphHandle(graph.clone())));
             }
         }
     }
@@ -68,21 +92,48 @@ fn app(rigs: usize, player: Player) -> App {
     app
 }
 
-fn pose(c: &mut Criterion) {
+const PLAYERS: [(&str, Player); 3] = [
+    ("no player (baseline)", Player::None),
+    ("AniPlayer", Player::Ours),
+    ("Bevy AnimationPlayer", Player::Bevys),
+];
+
+/// One bundled clip (1 s) on the 22-bone Biped.
+fn one_clip(c: &mut Criterion) {
+    let skeleton = Skeleton::from_bytes(&asset("biped.skl")).expect("a skeleton");
+    let looped = Animation::from_bytes(&asset("biped_walk_4002.ani")).expect("an animation");
+    let scene = Scene { skeleton, looped, action: None };
     let mut group = c.benchmark_group("pose one frame");
     group.sample_size(20);
     for rigs in [1, 100, 1000] {
-        for (name, player) in [
-            ("no player (baseline)", Player::None),
-            ("AniPlayer", Player::Ours),
-            ("Bevy AnimationPlayer", Player::Bevys),
-        ] {
-            let mut app = app(rigs, player);
+        for (name, player) in PLAYERS {
+            let mut app = app(rigs, player, &scene);
             group.bench_with_input(BenchmarkId::new(name, rigs), &rigs, |b, _| b.iter(|| app.update()));
         }
     }
     group.finish();
 }
 
-criterion_group!(benches, pose);
+/// An action crossfading over a loop, both 20 s at 100 keys a second, on
+/// the 22-bone Biped and on the 52-bone Biped with fingers.
+fn crossfade(c: &mut Criterion) {
+    for (label, skeleton) in [("22 bones", biped::skeleton()), ("52 bones", common::game_skeleton())] {
+        let scene = Scene {
+            looped: common::long_clip(&skeleton, 20, 0.0),
+            action: Some(common::long_clip(&skeleton, 20, 1.5)),
+            skeleton,
+        };
+        let mut group = c.benchmark_group(format!("crossfade, {label}"));
+        group.sample_size(10);
+        for rigs in [100, 1000] {
+            for (name, player) in PLAYERS {
+                let mut app = app(rigs, player, &scene);
+                group.bench_with_input(BenchmarkId::new(name, rigs), &rigs, |b, _| b.iter(|| app.update()));
+            }
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, one_clip, crossfade);
 criterion_main!(benches);

@@ -171,9 +171,11 @@ pub fn bind_players(
         if !binding.built || regrown.contains(&entity) {
             binding.set_bones(hierarchy.bones(&mut commands, entity));
         }
-        let playing = player.instances().map(|i| i.clip).chain(Some(player.clip.id()));
+        let main = player.clip.id();
+        let playing = player.instances().map(|i| i.clip).chain(Some(main));
         let in_use: Vec<AssetId<AniClip>> = playing.collect();
         binding.clips.retain(|id, _| in_use.contains(id) && !reloaded.contains(id));
+        let main_rebinds = !binding.clips.contains_key(&main);
         for id in in_use {
             if binding.clips.contains_key(&id) {
                 continue;
@@ -183,11 +185,12 @@ pub fn bind_players(
                 binding.clips.insert(id, bound);
             }
         }
-        binding.main_bound = player.clip == Handle::default() || binding.clips.contains_key(&player.clip.id());
-        let main = binding.clips.get(&player.clip.id()).cloned().unwrap_or_default();
-        if binding.unbound_tracks != main.unbound_tracks || binding.bones_without_track != main.bones_without_track {
-            binding.unbound_tracks = main.unbound_tracks;
-            binding.bones_without_track = main.bones_without_track;
+        let main_bound = player.clip == Handle::default() || binding.clips.contains_key(&main);
+        if main_bound != binding.main_bound || main_rebinds {
+            let report = binding.clips.get(&main).cloned().unwrap_or_default();
+            binding.unbound_tracks = report.unbound_tracks;
+            binding.bones_without_track = report.bones_without_track;
+            binding.main_bound = main_bound;
         }
     }
 }
