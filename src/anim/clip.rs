@@ -11,8 +11,9 @@ use std::ops::Range;
 use glam::{Quat, Vec3};
 
 use crate::format::material::c_atof;
-use crate::format::{Animation, FileString};
+use crate::format::{Animation, EventKind, FileString};
 
+use super::blend::PoseBlend;
 use super::sample::{BonePose, between};
 
 /// A track of a [`Clip`]: its bone, weight and where its keys lie.
@@ -130,6 +131,21 @@ impl Clip {
         Some(pose)
     }
 
+    /// Bone `name`'s pose at `t` ms from every track of that name (compared
+    /// as C strings), blended as the client blends a clip's tracks on one
+    /// bone ([`PoseBlend`]): one track shows in full, two blend by their
+    /// weights, none of positive weight (or none at all) gives `None`. The
+    /// one rule for two tracks of a bone, shared by posing and the root
+    /// path.
+    pub fn bone_pose(&self, name: &[u8], t: f32, hints: &mut Hints) -> Option<BonePose> {
+        let mut blend = PoseBlend::default();
+        blend.reset(&[BonePose::IDENTITY]);
+        let bones: Vec<Option<usize>> = self.tracks.iter().map(|track| (track.bone.c_str() == name).then_some(0)).collect();
+        blend.add_clip(self, &bones, t, 1.0, hints);
+        blend.lock();
+        blend.is_posed(0).then(|| blend.pose(0)).flatten()
+    }
+
     /// [`Clip::sample`] without a hint to keep.
     pub fn sample_at(&self, track: usize, t: f32) -> Option<BonePose> {
         self.sample(track, t, &mut Hints::default())
@@ -138,7 +154,7 @@ impl Clip {
 
 fn event(animation: &Animation, index: usize) -> ClipEvent {
     let event = &animation.events[index];
-    let jump = event.kind.c_str() == b"jump_anitime";
+    let jump = EventKind::of(&event.kind) == EventKind::JumpAniTime;
     let jump_to_ms = jump.then(|| c_atof(event.sub_info.name_text().trim_start()).0);
     ClipEvent { index, time_ms: event.time_ms, jump_to_ms }
 }

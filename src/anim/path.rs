@@ -3,9 +3,9 @@
 
 use glam::{Vec3, Vec3Swizzles};
 
-use crate::format::Animation;
+use crate::format::{Animation, Track};
 
-use super::sample::track_pose;
+use super::clip::{Clip, Hints};
 
 /// The root track sampled at even steps over `0..=total_ms`, in engine axes
 /// (Y up).
@@ -43,20 +43,25 @@ impl RootPath {
     }
 }
 
-/// The path of the track named `root` (the first of that name, compared as
-/// a C string) every `step_ms` ms, plus the total time; `None` when the
-/// clip has no such track or it has no keys.
+/// The path of bone `root` (compared as a C string) every `step_ms` ms,
+/// plus the total time, posed as the rig poses it ([`Clip::bone_pose`]:
+/// every track of that name, blended); `None` when no track of that name
+/// poses it.
 pub fn root_path(animation: &Animation, root: &[u8], step_ms: f32) -> Option<RootPath> {
-    let track = animation.track(root)?;
-    let (first, last) = (track.keys.first()?, track.keys.last()?);
+    let clip = Clip::new(animation);
+    let mut hints = Hints::default();
     let total = animation.total_ms.max(0) as f32;
+    let last_key = |track: &Track| track.keys.iter().map(|k| k.time_ms).max().unwrap_or(0);
+    let end = animation.tracks.iter().filter(|t| t.bone.c_str() == root).map(last_key).max()?;
+    let first = clip.bone_pose(root, f32::NEG_INFINITY, &mut hints)?.position;
+    let last = clip.bone_pose(root, end as f32, &mut hints)?.position;
     let step = if step_ms > 0.0 { step_ms } else { 1.0 };
     let count = (total / step).ceil() as usize;
     let times: Vec<f32> = (0..count).map(|i| i as f32 * step).chain(std::iter::once(total)).collect();
     let positions: Vec<Vec3> =
-        times.iter().map(|&t| track_pose(track, t).map_or(first.position, |pose| pose.position)).collect();
+        times.iter().map(|&t| clip.bone_pose(root, t, &mut hints).map_or(first, |pose| pose.position)).collect();
     let distance = positions.windows(2).map(|p| (p[1] - p[0]).xz().length()).sum();
-    Some(RootPath { times, positions, distance, key_offset: last.position - first.position })
+    Some(RootPath { times, positions, distance, key_offset: last - first })
 }
 
 #[cfg(test)]
@@ -79,5 +84,16 @@ mod tests {
         assert_eq!(path.key_offset, Vec3::new(0.0, 5.0, 140.0));
         assert!(path.speeds().all(|(_, v)| (v - 140.0).abs() < 1e-2));
         assert!(root_path(&animation, b"Bip02", 10.0).is_none());
+    }
+
+    #[test]
+    fn two_tracks_of_the_root_blend_as_the_rig_poses_them() {
+        let mut animation = Animation::new(AniVersion::V4002, 1000);
+        let still = |x: f32| vec![Key::new(0, Vec3::new(x, 0.0, 0.0), Quat::IDENTITY)];
+        animation.tracks.push(Track { bone: "Bip01".into(), weight: 1.0, keys: still(0.0) });
+        animation.tracks.push(Track { bone: "Bip01".into(), weight: 3.0, keys: still(40.0) });
+        let path = root_path(&animation, b"Bip01", 500.0).unwrap();
+        // The running mean: 0 + (40 - 0) x 3 / (1 + 3).
+        assert!(path.positions.iter().all(|p| *p == Vec3::new(30.0, 0.0, 0.0)), "{:?}", path.positions);
     }
 }

@@ -6,6 +6,7 @@ pub mod ani;
 pub mod bytes;
 pub mod cms;
 pub mod config;
+pub mod event_kind;
 pub mod material;
 pub mod msh;
 pub mod place;
@@ -18,6 +19,7 @@ pub use ani::{AniError, AniLayout, AniVersion, Animation, Event, Key, ReadOption
 pub use bytes::ReadError;
 pub use cms::{CmsError, Collision};
 pub use config::{ConfigError, ModelConfig};
+pub use event_kind::{EventKind, Handler};
 pub use material::{
     AddressMode, AlphaTest, BlendFactor, BlendOp, CompareFunc, Cull, CustomParam, CustomValue, Filtering, Material,
     MaterialError, MaterialScript, MaterialWarning, Pass, SceneBlend, Technique, TextureUnit,

@@ -9,6 +9,7 @@ use bevy::transform::components::Transform;
 
 use crate::anim::mixer::{Fired, Instance, Kind, State};
 use crate::anim::{BonePose, Clip, InstanceId, PoseBlend, RepeatMode, Step};
+use crate::format::EventKind;
 
 use super::assets::AniClip;
 use super::binding::AniBinding;
@@ -64,6 +65,7 @@ fn trigger(commands: &mut Commands, entity: Entity, clips: &Assets<AniClip>, fir
         clip: fired.clip,
         index: fired.event,
         kind: event.kind.to_text(),
+        event_kind: EventKind::of(&event.kind),
         sub_info: event.sub_info.to_text(),
         time_ms: fired.time_ms,
     });

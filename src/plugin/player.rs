@@ -8,6 +8,7 @@ use bevy::transform::components::Transform;
 
 use crate::anim::mixer::Instance;
 use crate::anim::{Action, InstanceId, Loop, Mixer, RepeatMode, Step};
+use crate::format::EventKind;
 
 use super::assets::AniClip;
 use super::axes::Axes;
@@ -248,8 +249,10 @@ pub struct AniEventFired {
     pub clip: AssetId<AniClip>,
     /// The event's index in the file.
     pub index: usize,
-    /// The event type, such as `motion_sound`.
+    /// The event type as the file names it, such as `motion_sound`.
     pub kind: String,
+    /// What that type is to the client and the game.
+    pub event_kind: EventKind,
     /// Its sub info (decoded from CP949 where it is not UTF-8).
     pub sub_info: String,
     /// Its time in the clip, in milliseconds.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use bevy_io3d::format::msh::{VertexArray, VertexMask};
-use bevy_io3d::format::{Animation, Collision, MaterialScript, Mesh, ModelConfig, Skeleton};
+use bevy_io3d::format::{Animation, Collision, EventKind, MaterialScript, Mesh, ModelConfig, Skeleton};
 use bevy_io3d::json::Document;
 
 use crate::load::{self, Loaded};
@@ -41,7 +41,9 @@ fn print_ani(path: &Path, a: &Animation, size: u64) {
     println!("  total time  {} ms", a.total_ms);
     println!("  events      {}", a.events.len());
     for e in a.events_by_time() {
-        println!("    {:>8} ms  {}  {}", e.time_ms, e.kind, e.sub_info);
+        let kind = EventKind::of(&e.kind);
+        let note = if kind == EventKind::Other { "  (a type the client and game do not handle)" } else { "" };
+        println!("    {:>8} ms  {}  {}{note}", e.time_ms, e.kind, e.sub_info);
     }
     let keys = a.key_count();
     let per_track = if a.tracks.is_empty() { 0.0 } else { keys as f32 / a.tracks.len() as f32 };

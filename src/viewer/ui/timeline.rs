@@ -252,7 +252,14 @@ fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f64) -
         let marker = vec![egui::pos2(x - 5.0, top), egui::pos2(x + 5.0, top), egui::pos2(x, top + 10.0)];
         painter.add(egui::Shape::convex_polygon(marker, egui::Color32::from_rgb(255, 150, 60), egui::Stroke::NONE));
         if pointer.is_some_and(|p| (p.x - x).abs() < 6.0 && p.y < top + 14.0) {
-            response.clone().on_hover_text(format!("{} ms: {} {}", event.time_ms, event.kind, event.sub_info));
+            let kind = crate::format::EventKind::of(&event.kind);
+            response.clone().on_hover_text(format!(
+                "{} ms: {} {}\n{}",
+                event.time_ms,
+                event.kind,
+                event.sub_info,
+                kind.description()
+            ));
         }
     }
     let x = x_of(now);
