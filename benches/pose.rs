@@ -45,8 +45,10 @@ fn app(rigs: usize, player: Player, scene: &Scene) -> App {
     app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(16_667)));
     let rig = Rig::new(&scene.skeleton).expect("a tree");
-    let skeleton =
-        app.world_mut().resource_mut::<Assets<SklSkeleton>>().add(SklSkeleton { skeleton: scene.skeleton.clone(), rig });
+    let skeleton = app
+        .world_mut()
+        .resource_mut::<Assets<SklSkeleton>>()
+        .add(SklSkeleton { skeleton: scene.skeleton.clone(), rig });
     let clips: Vec<&Animation> = std::iter::once(&scene.looped).chain(&scene.action).collect();
     let ours: Vec<Handle<AniClip>> = clips
         .iter()
@@ -92,11 +94,8 @@ fn app(rigs: usize, player: Player, scene: &Scene) -> App {
     app
 }
 
-const PLAYERS: [(&str, Player); 3] = [
-    ("no player (baseline)", Player::None),
-    ("AniPlayer", Player::Ours),
-    ("Bevy AnimationPlayer", Player::Bevys),
-];
+const PLAYERS: [(&str, Player); 3] =
+    [("no player (baseline)", Player::None), ("AniPlayer", Player::Ours), ("Bevy AnimationPlayer", Player::Bevys)];
 
 /// One bundled clip (1 s) on the 22-bone Biped.
 fn one_clip(c: &mut Criterion) {

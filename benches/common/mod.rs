@@ -15,7 +15,11 @@ pub fn game_skeleton() -> Skeleton {
         for finger in 0..5 {
             let mut parent = hand.clone();
             for joint in 0..3 {
-                let name = if joint == 0 { format!("Bip01 {side} Finger{finger}") } else { format!("Bip01 {side} Finger{finger}{joint}") };
+                let name = if joint == 0 {
+                    format!("Bip01 {side} Finger{finger}")
+                } else {
+                    format!("Bip01 {side} Finger{finger}{joint}")
+                };
                 let spread = (finger as f32 - 2.0) * 1.5;
                 let position = if joint == 0 { Vec3::new(8.0, spread, 0.0) } else { Vec3::new(2.5, 0.0, 0.0) };
                 skeleton.bones.push(Bone {
@@ -28,7 +32,8 @@ pub fn game_skeleton() -> Skeleton {
                     parent: parent.as_str().into(),
                     children: Vec::new(),
                 });
-                let parent_bone = skeleton.bones.iter_mut().find(|b| b.name.as_bytes() == parent.as_bytes()).expect("the parent");
+                let parent_bone =
+                    skeleton.bones.iter_mut().find(|b| b.name.as_bytes() == parent.as_bytes()).expect("the parent");
                 parent_bone.children.push(FileString::from(name.as_str()));
                 parent = name;
             }

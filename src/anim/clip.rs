@@ -140,7 +140,8 @@ impl Clip {
     pub fn bone_pose(&self, name: &[u8], t: f32, hints: &mut Hints) -> Option<BonePose> {
         let mut blend = PoseBlend::default();
         blend.reset(&[BonePose::IDENTITY]);
-        let bones: Vec<Option<usize>> = self.tracks.iter().map(|track| (track.bone.c_str() == name).then_some(0)).collect();
+        let bones: Vec<Option<usize>> =
+            self.tracks.iter().map(|track| (track.bone.c_str() == name).then_some(0)).collect();
         blend.add_clip(self, &bones, t, 1.0, hints);
         blend.lock();
         blend.is_posed(0).then(|| blend.pose(0)).flatten()

@@ -634,6 +634,17 @@ impl<C: Copy + PartialEq> Mixer<C> {
         kept
     }
 
+    /// Clears one instance over `fade_out_ms`: an action as
+    /// `ClearActionAni` clears it, a loop as `ClearLoopAni` does.
+    pub fn clear_instance(&mut self, instance: InstanceId, fade_out_ms: f32) {
+        if let Some(i) = self.instance_mut(instance) {
+            match i.kind {
+                Kind::Action => i.clear_action(fade_out_ms),
+                Kind::Loop => i.clear_loop(fade_out_ms, false),
+            }
+        }
+    }
+
     /// Sets an instance's target weight, and its weight while it plays
     /// (`ForceWeight`): how the game steers a blend of aiming loops.
     pub fn force_weight(&mut self, instance: InstanceId, weight: f32) {

@@ -165,6 +165,11 @@ impl AniPlayer {
         self.mixer.clear_all_loops_except(clip.id(), fade_out_ms, also_waiting)
     }
 
+    /// Clears one instance over `fade_out_ms`.
+    pub fn clear_instance(&mut self, instance: InstanceId, fade_out_ms: f32) {
+        self.mixer.clear_instance(instance, fade_out_ms);
+    }
+
     /// Sets an instance's weight (`ForceWeight`), as aiming steers three
     /// loops.
     pub fn force_weight(&mut self, instance: InstanceId, weight: f32) {

@@ -5,6 +5,8 @@ use std::collections::VecDeque;
 use bevy::ecs::prelude::*;
 use bevy::math::Rect;
 
+use super::ui::mixer::MixDraft;
+
 /// The most events the log keeps.
 const LOG_LINES: usize = 200;
 
@@ -41,6 +43,8 @@ pub struct ViewState {
     /// A drag on a key field has made an undo step that its next frames
     /// continue.
     pub dragging_edit: bool,
+    /// What the mixer starts next.
+    pub mix: MixDraft,
 }
 
 /// An event's fields while they are being edited.
@@ -72,6 +76,7 @@ impl Default for ViewState {
             confirm_close: false,
             event_draft: None,
             dragging_edit: false,
+            mix: MixDraft::default(),
         }
     }
 }

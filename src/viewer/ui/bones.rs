@@ -1,12 +1,12 @@
-//! The right panel: the bone tree, and the selected bone's track at the
-//! current time (in the file's axes, as `io3d pose` prints it).
+//! The right panel: the bone tree, and the selected bone's track and pose
+//! at the current time (in the file's axes, as `io3d pose` prints it).
 
 use bevy::ecs::prelude::*;
 use bevy::math::EulerRot;
 use bevy_egui::{EguiContexts, egui};
 
 use super::{FreeSpace, edit, in_free_space, vec3_text};
-use crate::anim::{Rig, track_pose};
+use crate::anim::{Clip, Hints, Rig};
 use crate::format::Animation;
 use crate::format::string::decode_text;
 use crate::plugin::AniPlayer;
@@ -36,7 +36,8 @@ pub fn bones_panel(
             egui::ScrollArea::vertical().max_height(tree_height).show(ui, |ui| bone_tree(ui, &rig, &mut view.selected));
             ui.separator();
             if let (Some(name), Some(open)) = (view.selected.clone(), workspace.current()) {
-                track_details(ui, &open.file.value, &name, time_ms);
+                let clip = stores.clips.get(&open.handle).map(|c| &c.clip);
+                track_details(ui, &open.file.value, clip, &name, time_ms);
                 edit::key_editor(ui, &mut workspace, &mut stores, &mut view, &name, f64::from(time_ms));
             } else {
                 ui.label("Select a bone to see its track.");
@@ -62,7 +63,7 @@ fn bone_tree(ui: &mut egui::Ui, rig: &Rig, selected: &mut Option<Vec<u8>>) {
     }
 }
 
-fn track_details(ui: &mut egui::Ui, animation: &Animation, name: &[u8], time_ms: f32) {
+fn track_details(ui: &mut egui::Ui, animation: &Animation, clip: Option<&Clip>, name: &[u8], time_ms: f32) {
     ui.strong(decode_text(name));
     let Some(index) = animation.track_index(name) else {
         ui.label("No track: the bone stays at rest.");
@@ -78,7 +79,12 @@ fn track_details(ui: &mut egui::Ui, animation: &Animation, name: &[u8], time_ms:
         row("track", index.to_string());
         row("keys", track.keys.len().to_string());
         row("weight", track.weight.to_string());
-        match track_pose(track, time_ms) {
+        let tracks = animation.tracks.iter().filter(|t| t.bone.c_str() == name).count();
+        if tracks > 1 {
+            row("tracks of this bone", format!("{tracks}, blended by weight"));
+        }
+        // The pose the rig shows: every track of the bone, blended.
+        match clip.and_then(|clip| clip.bone_pose(name, time_ms, &mut Hints::default())) {
             Some(pose) => {
                 let (x, y, z) = pose.rotation.to_euler(EulerRot::XYZ);
                 row("position", vec3_text(pose.position));
@@ -86,7 +92,7 @@ fn track_details(ui: &mut egui::Ui, animation: &Animation, name: &[u8], time_ms:
                 row("rotation", format!("{:.4}, {:.4}, {:.4}, {:.4}", q.x, q.y, q.z, q.w));
                 row("euler XYZ°", format!("{:.1}, {:.1}, {:.1}", x.to_degrees(), y.to_degrees(), z.to_degrees()));
             }
-            None => row("pose", "ignored (no keys or weight 0): at rest".into()),
+            None => row("pose", "ignored (no keys, or a weight of 0 or less): at rest".into()),
         }
     });
 }

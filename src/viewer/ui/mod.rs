@@ -6,6 +6,7 @@ pub mod bones;
 pub mod edit;
 pub mod files;
 pub mod menu;
+pub mod mixer;
 pub mod motion;
 pub mod stage_overlay;
 pub mod timeline;

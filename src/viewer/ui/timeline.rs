@@ -118,6 +118,9 @@ pub fn timeline_panel(
                 Some(StripInput::MoveEvent(i, t)) => moved = Some((i, t)),
                 None => {}
             }
+            egui::CollapsingHeader::new("Mixer: clips over this one, as the game blends them").show(ui, |ui| {
+                super::mixer::mixer(ui, &mut player, &workspace.animations, &mut view.mix);
+            });
             event_log(ui, &view);
         });
     });
