@@ -42,7 +42,7 @@ struct Scene {
 /// An app with `rigs` rigs of the scene's skeleton, each at a different time.
 fn app(rigs: usize, player: Player, scene: &Scene) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin));
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(16_667)));
     let rig = Rig::new(&scene.skeleton).expect("a tree");
     let skeleton = app

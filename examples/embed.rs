@@ -16,7 +16,7 @@ fn main() {
             MinimalPlugins.set(ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(1.0 / 60.0))),
             AssetPlugin::default(),
             TransformPlugin,
-            Io3dPlugin,
+            Io3dPlugin::default(),
         ))
         .init_resource::<Travelled>()
         .add_systems(Startup, spawn_walker)

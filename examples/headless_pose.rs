@@ -32,7 +32,7 @@ pub fn pose(request: &Request) -> Vec<(String, Vec3, Quat)> {
         MinimalPlugins,
         AssetPlugin { unapproved_path_mode: UnapprovedPathMode::Allow, ..default() },
         TransformPlugin,
-        Io3dPlugin,
+        Io3dPlugin::default(),
     ));
     let server = app.world().resource::<AssetServer>().clone();
     let repeat = if request.looping { RepeatMode::Loop } else { RepeatMode::Once };

@@ -31,7 +31,7 @@ struct EventsFired(u64);
 
 fn app(characters: usize) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin))
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()))
         .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_BUDGET))
         .init_resource::<EventsFired>()
         .add_observer(|_: On<AniEventFired>, mut fired: ResMut<EventsFired>| fired.0 += 1);

@@ -48,6 +48,8 @@ pub mod viewer;
 
 /// The types most programs need.
 pub mod prelude {
-    pub use crate::anim::{BonePose, Clip, RepeatMode, Rig};
-    pub use crate::format::{AniVersion, Animation, Event, FileString, Key, ModelConfig, Skeleton, Track};
+    pub use crate::anim::{Action, BonePose, Clip, Loop, RepeatMode, Rig};
+    pub use crate::format::{AniVersion, Animation, Event, EventKind, FileString, Key, ModelConfig, Skeleton, Track};
+    #[cfg(feature = "plugin")]
+    pub use crate::plugin::{AniClip, AniEventFired, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig, SklSkeleton};
 }

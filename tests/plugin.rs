@@ -36,7 +36,7 @@ fn app(dir: &Path) -> App {
         MinimalPlugins,
         AssetPlugin { file_path: dir.display().to_string(), watch_for_changes_override: Some(true), ..default() },
         TransformPlugin,
-        Io3dPlugin,
+        Io3dPlugin::default(),
     ));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(STEP_MS)));
     app.init_resource::<Fired>();

@@ -2,6 +2,7 @@
 
 /// What happens at the end of an animation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "plugin", derive(bevy::reflect::Reflect))]
 pub enum RepeatMode {
     /// Wrap on the total time as the client does (`if t > total { t -= total }`):
     /// a jump from the last key to the first, with no blend between them.

@@ -4,6 +4,7 @@ use bevy::animation::AnimationClip;
 use bevy::asset::io::Reader;
 use bevy::asset::{Asset, AssetLoader, Handle, LoadContext};
 use bevy::reflect::TypePath;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::anim::{Clip, Rig};
@@ -48,6 +49,12 @@ pub enum Io3dAssetLabel {
     BevyClip,
 }
 
+impl std::fmt::Display for Io3dAssetLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Io3dAssetLabel {
     /// The label string.
     pub fn as_str(self) -> &'static str {
@@ -90,23 +97,35 @@ pub enum SklLoadError {
 
 /// Loads `.ani` files as [`AniClip`]s, with the Bevy clip as a sub-asset.
 #[derive(Debug, Default, TypePath)]
-pub struct AniLoader;
+pub struct AniLoader {
+    /// The axes of exported clips when a load's settings name none (the
+    /// plugin's [`super::Io3dPlugin::axes`]).
+    pub axes: Axes,
+}
+
+/// Per-load settings of [`AniLoader`], for `load_with_settings`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct AniLoaderSettings {
+    /// The axes of the exported Bevy clip ([`Io3dAssetLabel::BevyClip`]);
+    /// `None` takes the plugin's.
+    pub axes: Option<Axes>,
+}
 
 impl AssetLoader for AniLoader {
     type Asset = AniClip;
-    type Settings = ();
+    type Settings = AniLoaderSettings;
     type Error = AniLoadError;
 
     async fn load(
         &self,
         reader: &mut dyn Reader,
-        _: &(),
+        settings: &AniLoaderSettings,
         context: &mut LoadContext<'_>,
     ) -> Result<AniClip, AniLoadError> {
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes).await?;
         let mut clip = AniClip::new(Animation::from_bytes(&bytes)?);
-        let bevy_clip = to_bevy_clip(&clip.animation, Axes::default());
+        let bevy_clip = to_bevy_clip(&clip.animation, settings.axes.unwrap_or(self.axes));
         clip.bevy_clip = context.add_labeled_asset(Io3dAssetLabel::BevyClip.as_str().to_owned(), bevy_clip);
         Ok(clip)
     }

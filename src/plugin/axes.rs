@@ -1,12 +1,14 @@
 //! From the engine's left-handed axes to Bevy's right-handed ones.
 
 use bevy::math::{Quat, Vec3};
+use bevy::reflect::Reflect;
 use bevy::transform::components::Transform;
+use serde::{Deserialize, Serialize};
 
 use crate::anim::BonePose;
 
 /// How poses in the files' axes become Bevy transforms.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Reflect, Serialize, Deserialize)]
 pub enum Axes {
     /// The files' Direct3D axes (left-handed, Y up) mirrored on Z into
     /// Bevy's: position (x, y, z) becomes (x, y, -z) and rotation

@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use bevy::prelude::*;
-//! use bevy_io3d::plugin::{AniEventFired, AniPlayer, Io3dPlugin, SklRig};
+//! use bevy_io3d::plugin::{AniEventFired, AniPlayer, Io3dPlugin::default(), SklRig};
 //!
 //! fn main() {
 //!     App::new().add_plugins((DefaultPlugins, Io3dPlugin::default())).add_systems(Startup, setup).run();
@@ -43,7 +43,9 @@ use bevy::asset::{AssetApp, AssetEventSystems};
 use bevy::ecs::schedule::{IntoScheduleConfigs, SystemSet};
 use bevy::transform::TransformSystems;
 
-pub use assets::{AniClip, AniLoadError, AniLoader, Io3dAssetLabel, SklLoadError, SklLoader, SklSkeleton};
+pub use assets::{
+    AniClip, AniLoadError, AniLoader, AniLoaderSettings, Io3dAssetLabel, SklLoadError, SklLoader, SklSkeleton,
+};
 pub use axes::Axes;
 pub use binding::{AniBinding, ClipBinding};
 pub use export::{bone_target, to_bevy_clip};
@@ -52,7 +54,11 @@ pub use rig::{BoneRest, RigBones, SklRig};
 
 /// Registers the `.ani` and `.skl` assets and the player's systems.
 #[derive(Debug, Clone, Default)]
-pub struct Io3dPlugin;
+pub struct Io3dPlugin {
+    /// The axes `.ani` loads export Bevy clips in, unless a load's
+    /// [`AniLoaderSettings`] say otherwise.
+    pub axes: Axes,
+}
 
 /// The plugin's system sets, in the order they run in `PostUpdate`.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -75,7 +81,12 @@ impl Plugin for Io3dPlugin {
         debug_assert!(app.world().contains_resource::<bevy::asset::Assets<AnimationClip>>());
         app.init_asset::<AniClip>()
             .init_asset::<SklSkeleton>()
-            .init_asset_loader::<AniLoader>()
+            .register_asset_loader(AniLoader { axes: self.axes })
+            .register_type::<AniPlayer>()
+            .register_type::<RootMotion>()
+            .register_type::<SklRig>()
+            .register_type::<RigBones>()
+            .register_type::<BoneRest>()
             .init_asset_loader::<SklLoader>()
             .configure_sets(
                 PostUpdate,

@@ -4,6 +4,7 @@
 use bevy::asset::{AssetId, Handle};
 use bevy::ecs::prelude::*;
 use bevy::math::Vec3;
+use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::anim::mixer::Instance;
@@ -26,7 +27,8 @@ use super::binding::AniBinding;
 /// calls instead ([`AniPlayer::play_action`], [`AniPlayer::play_loop`],
 /// [`AniPlayer::clear_all_actions`], ...), usually on a player made with
 /// [`AniPlayer::default`].
-#[derive(Component, Debug, Clone)]
+#[derive(Component, Debug, Clone, Reflect)]
+#[reflect(Component, Default)]
 #[require(AniBinding, RootMotion, Transform)]
 pub struct AniPlayer {
     /// The main clip, which `repeat`, [`AniPlayer::seek`] and
@@ -52,14 +54,19 @@ pub struct AniPlayer {
     pub in_place: bool,
     /// The bone that carries the movement through the level.
     pub root_bone: String,
+    #[reflect(ignore)]
     pub(super) mixer: Mixer<AssetId<AniClip>>,
     /// Strong handles of the clips started by calls, so that they stay
     /// loaded while they play.
+    #[reflect(ignore)]
     pub(super) handles: Vec<Handle<AniClip>>,
     /// The instance playing `clip`, its clip and kind.
+    #[reflect(ignore)]
     pub(super) main: Option<(InstanceId, AssetId<AniClip>, RepeatMode)>,
+    #[reflect(ignore)]
     pub(super) pending_seek: Option<f64>,
     /// Each instance's last step, for root motion.
+    #[reflect(ignore)]
     pub(super) steps: Vec<(InstanceId, Step)>,
 }
 
@@ -226,7 +233,8 @@ impl AniPlayer {
 
 /// The root bone's motion, in the player's output axes, relative to the
 /// root bone's parent (the rig).
-#[derive(Component, Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Reflect)]
+#[reflect(Component, Default)]
 pub struct RootMotion {
     /// Where the blended clips put the root bone now (before any in-place
     /// removal).

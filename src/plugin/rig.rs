@@ -3,6 +3,7 @@
 use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
+use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::format::string::decode_text;
@@ -16,7 +17,8 @@ use super::export::bone_target;
 /// a [`BoneRest`] and an `AnimationTargetId` for exported clips, parented
 /// as in the skeleton. The bones are spawned once the asset is loaded, and
 /// again when it is reloaded or the component's skeleton or axes change.
-#[derive(Component, Debug, Clone, Default)]
+#[derive(Component, Debug, Clone, Default, Reflect)]
+#[reflect(Component, Default)]
 #[require(Transform)]
 pub struct SklRig {
     /// The skeleton.
@@ -33,13 +35,15 @@ impl SklRig {
 }
 
 /// The bone entities of a spawned [`SklRig`], in the skeleton's order.
-#[derive(Component, Debug, Clone)]
+#[derive(Component, Debug, Clone, Reflect)]
+#[reflect(Component)]
 pub struct RigBones(pub Vec<Entity>);
 
 /// A bone's rest transform: where it returns when no track drives it.
 /// Spawned rigs carry their skeleton's rest pose; other bones get the
 /// transform they had when a player first bound them.
-#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[reflect(Component)]
 pub struct BoneRest(pub Transform);
 
 /// The skeleton and axes a rig's bones were spawned from.

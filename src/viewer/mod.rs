@@ -89,7 +89,7 @@ pub fn app(options: ViewerOptions) -> App {
             WindowPlugin { primary_window: Some(window), close_when_requested: false, ..WindowPlugin::default() };
         app.add_plugins(DefaultPlugins.set(windows)).add_systems(Update, ui::menu::on_close_requested);
     }
-    app.add_plugins((EguiPlugin::default(), Io3dPlugin))
+    app.add_plugins((EguiPlugin::default(), Io3dPlugin::default()))
         // egui draws through its own camera above the 3D one.
         .insert_resource(EguiGlobalSettings { auto_create_primary_context: false, ..EguiGlobalSettings::default() })
         .init_resource::<Workspace>()
