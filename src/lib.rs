@@ -48,7 +48,7 @@ pub mod viewer;
 
 /// The types most programs need.
 pub mod prelude {
-    pub use crate::anim::{Action, BonePose, Clip, Loop, RepeatMode, Rig};
+    pub use crate::anim::{Action, BonePose, Clip, Loop, Mixer, PoseBlend, RepeatMode, Rig};
     pub use crate::format::{AniVersion, Animation, Event, EventKind, FileString, Key, ModelConfig, Skeleton, Track};
     #[cfg(feature = "plugin")]
     pub use crate::plugin::{AniClip, AniEventFired, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig, SklSkeleton};
