@@ -65,7 +65,11 @@ fn app(characters: usize) -> App {
     let mut walk = common::long_clip(&skeleton, 20, 0.0);
     // A footstep every half second.
     walk.events = (0..40)
-        .map(|i| Event { kind: "motion_sound".into(), sub_info: FileString::from("step.wav"), time_ms: i as f32 * 500.0 })
+        .map(|i| Event {
+            kind: "motion_sound".into(),
+            sub_info: FileString::from("step.wav"),
+            time_ms: i as f32 * 500.0,
+        })
         .collect();
     let attack = common::long_clip(&skeleton, 20, 1.5);
     let skeleton = app.world_mut().resource_mut::<Assets<SklSkeleton>>().add(SklSkeleton { skeleton, rig });

@@ -28,8 +28,16 @@ pub struct PoseBlend {
 impl PoseBlend {
     /// Every bone back to `rest`, nothing accumulated (`ClearBlend`).
     pub fn reset(&mut self, rest: &[BonePose]) {
-        self.bones.clear();
-        self.bones.extend(rest.iter().map(|&pose| BoneBlend { pose, locked: 0.0, group: pose, group_weight: 0.0 }));
+        let fresh = |pose: BonePose| BoneBlend { pose, locked: 0.0, group: pose, group_weight: 0.0 };
+        if self.bones.len() == rest.len() {
+            // The common case, every frame: overwrite in place.
+            for (bone, &pose) in self.bones.iter_mut().zip(rest) {
+                *bone = fresh(pose);
+            }
+        } else {
+            self.bones.clear();
+            self.bones.extend(rest.iter().map(|&pose| fresh(pose)));
+        }
     }
 
     /// Adds `pose` at `weight` to bone `bone`'s open group (`Blend`): the

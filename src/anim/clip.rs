@@ -11,7 +11,7 @@ use std::ops::Range;
 use glam::{Quat, Vec3};
 
 use crate::format::material::c_atof;
-use crate::format::{Animation, EventKind, FileString};
+use crate::format::{Animation, EventKind, FileString, Key};
 
 use super::blend::PoseBlend;
 use super::sample::{BonePose, between};
@@ -58,9 +58,25 @@ pub struct Clip {
     /// The events by time (a stable sort, so ties keep file order; the
     /// client's sort leaves their order undefined).
     pub events: Vec<ClipEvent>,
-    times: Vec<f32>,
-    positions: Vec<Vec3>,
-    rotations: Vec<Quat>,
+    keys: Vec<ClipKey>,
+}
+
+/// One key as sampling reads it: 32 bytes, time, position and rotation side
+/// by side, so that a sample touches one or two cache lines rather than
+/// one in each of three arrays (the clips of many characters playing at
+/// different times are read all over).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+struct ClipKey {
+    time: f32,
+    position: Vec3,
+    rotation: [f32; 4],
+}
+
+impl ClipKey {
+    fn pose(&self) -> BonePose {
+        BonePose { position: self.position, rotation: Quat::from_array(self.rotation) }
+    }
 }
 
 /// Where each track's last sample was found: the client keeps one key index
@@ -77,32 +93,23 @@ impl Clip {
             total_ms: animation.total_ms,
             tracks: Vec::with_capacity(animation.tracks.len()),
             events: animation.event_order().into_iter().map(|index| event(animation, index)).collect(),
-            times: Vec::with_capacity(keys),
-            positions: Vec::with_capacity(keys),
-            rotations: Vec::with_capacity(keys),
+            keys: Vec::with_capacity(keys),
         };
         for track in &animation.tracks {
-            let start = clip.times.len();
-            clip.times.extend(track.keys.iter().map(|k| k.time_ms as f32));
-            clip.positions.extend(track.keys.iter().map(|k| k.position));
-            clip.rotations.extend(track.keys.iter().map(|k| k.rotation));
+            let start = clip.keys.len();
+            let key =
+                |k: &Key| ClipKey { time: k.time_ms as f32, position: k.position, rotation: k.rotation.to_array() };
+            clip.keys.extend(track.keys.iter().map(key));
             let in_order = track.keys.windows(2).all(|w| w[0].time_ms <= w[1].time_ms);
-            let keys = start..clip.times.len();
+            let keys = start..clip.keys.len();
             clip.tracks.push(ClipTrack { bone: track.bone.clone(), weight: track.weight, keys, in_order });
         }
         clip
     }
 
-    /// Bytes the key arrays take: 32 a key.
+    /// Bytes the keys take: 32 a key.
     pub fn key_bytes(&self) -> usize {
-        self.times.len() * size_of::<f32>()
-            + self.positions.len() * size_of::<Vec3>()
-            + self.rotations.len() * size_of::<Quat>()
-    }
-
-    /// Track `track`'s key times.
-    pub fn times(&self, track: usize) -> &[f32] {
-        &self.times[self.tracks[track].keys.clone()]
+        self.keys.len() * size_of::<ClipKey>()
     }
 
     /// The pose of track `track` at `t` ms by the client's rule (the first
@@ -111,21 +118,25 @@ impl Clip {
     /// `None` for a track
     /// with no keys. `hints` remembers where the key was found.
     pub fn sample(&self, track: usize, t: f32, hints: &mut Hints) -> Option<BonePose> {
-        let info = &self.tracks[track];
-        let keys = info.keys.clone();
-        let times = &self.times[keys.clone()];
         if hints.0.len() < self.tracks.len() {
             hints.0.resize(self.tracks.len(), 0);
         }
-        let hint = &mut hints.0[track];
-        let next = first_later(times, t, *hint as usize, info.in_order);
-        let at =
-            |i: usize| BonePose { position: self.positions[keys.start + i], rotation: self.rotations[keys.start + i] };
+        self.sample_from(track, t, &mut hints.0[track])
+    }
+
+    /// [`Clip::sample`] with one track's hint.
+    fn sample_from(&self, track: usize, t: f32, hint: &mut u32) -> Option<BonePose> {
+        let info = &self.tracks[track];
+        let keys = &self.keys[info.keys.clone()];
+        let next = first_later(keys, t, *hint as usize, info.in_order);
         let (pose, found) = match next {
-            _ if times.is_empty() => return None,
-            0 => (at(0), 0),
-            n if n == times.len() => (at(n - 1), n - 1),
-            n => (between((times[n - 1], at(n - 1)), (times[n], at(n)), t), n - 1),
+            _ if keys.is_empty() => return None,
+            0 => (keys[0].pose(), 0),
+            n if n == keys.len() => (keys[n - 1].pose(), n - 1),
+            n => {
+                let (a, b) = (&keys[n - 1], &keys[n]);
+                (between((a.time, a.pose()), (b.time, b.pose()), t), n - 1)
+            }
         };
         *hint = found as u32;
         Some(pose)
@@ -149,7 +160,7 @@ impl Clip {
 
     /// [`Clip::sample`] without a hint to keep.
     pub fn sample_at(&self, track: usize, t: f32) -> Option<BonePose> {
-        self.sample(track, t, &mut Hints::default())
+        self.sample_from(track, t, &mut 0)
     }
 }
 
@@ -160,28 +171,33 @@ fn event(animation: &Animation, index: usize) -> ClipEvent {
     ClipEvent { index, time_ms: event.time_ms, jump_to_ms }
 }
 
-/// The index of the first of `times` later than `t` (`times.len()` when
+/// The index of the first of `keys` later than `t` (`keys.len()` when
 /// none is), searched as `ioRcAniTrack::GetFrameIndex` does: on from the
 /// key after `hint` when the hint's key is earlier than `t`, otherwise from
-/// the start. On times in order both are a binary search away, so a seek
-/// backwards costs O(log n) rather than the client's O(n); on times out of
-/// order the search starts at key 0, which is the client's answer whenever
-/// its hint is 0.
-fn first_later(times: &[f32], t: f32, hint: usize, in_order: bool) -> usize {
-    let later = |time: f32| time > t;
+/// the start. On keys in time order the search gallops (1, 2, 4, ... keys
+/// on) and then halves, so forward play costs O(1) and a seek O(log n)
+/// rather than the client's O(n); on keys out of order it scans from key
+/// 0, which is the client's answer whenever its hint is 0.
+fn first_later(keys: &[ClipKey], t: f32, hint: usize, in_order: bool) -> usize {
+    let later = |key: &ClipKey| key.time > t;
     if !in_order {
-        return times.iter().position(|&time| later(time)).unwrap_or(times.len());
+        return keys.iter().position(later).unwrap_or(keys.len());
     }
-    let hint = hint.min(times.len().saturating_sub(1));
-    let from = if times.get(hint).is_some_and(|&time| time < t) { hint + 1 } else { 0 };
-    // Forward play usually lands on the next key or the one after it.
-    for (i, &time) in times.iter().enumerate().skip(from).take(2) {
-        if later(time) {
-            return i;
+    let hint = hint.min(keys.len().saturating_sub(1));
+    let mut low = if keys.get(hint).is_some_and(|key| key.time < t) { hint + 1 } else { 0 };
+    let mut span = 1;
+    let high = loop {
+        let probe = low + span - 1;
+        match keys.get(probe) {
+            None => break keys.len(),
+            Some(key) if later(key) => break probe + 1,
+            Some(_) => {
+                low = probe + 1;
+                span *= 2;
+            }
         }
-    }
-    let rest = (from + 2).min(times.len());
-    rest + times[rest..].partition_point(|&time| !later(time))
+    };
+    low + keys[low..high].partition_point(|key| !later(key))
 }
 
 #[cfg(test)]
@@ -202,16 +218,21 @@ mod tests {
         times.iter().position(|&x| x > t).unwrap_or(times.len())
     }
 
+    fn keys(times: &[f32]) -> Vec<ClipKey> {
+        times.iter().map(|&time| ClipKey { time, position: Vec3::ZERO, rotation: [0.0, 0.0, 0.0, 1.0] }).collect()
+    }
+
     #[test]
     fn hints_give_the_first_later_key_from_anywhere() {
-        let times: Vec<f32> = [0, 10, 10, 20, 35, 50, 50, 50, 90].map(|t| t as f32).to_vec();
+        let mut times: Vec<f32> = [0, 10, 10, 20, 35, 50, 50, 50, 90].map(|t| t as f32).to_vec();
+        times.extend((0..40).map(|i| 100.0 + i as f32 * 10.0));
         for hint in 0..times.len() + 3 {
-            for t in [-5.0, 0.0, 5.0, 10.0, 12.0, 20.0, 49.0, 50.0, 60.0, 90.0, 100.0, f32::NAN] {
-                assert_eq!(first_later(&times, t, hint, true), scan(&times, t), "hint {hint}, t {t}");
+            for t in [-5.0, 0.0, 5.0, 10.0, 12.0, 20.0, 49.0, 50.0, 60.0, 90.0, 100.0, 255.0, 490.0, 600.0, f32::NAN] {
+                assert_eq!(first_later(&keys(&times), t, hint, true), scan(&times, t), "hint {hint}, t {t}");
             }
         }
-        let unordered = [0.0, 100.0, 50.0];
-        assert_eq!(first_later(&unordered, 60.0, 2, false), 1);
+        assert_eq!(first_later(&keys(&[0.0, 100.0, 50.0]), 60.0, 2, false), 1);
+        assert_eq!(size_of::<ClipKey>(), 32);
     }
 
     #[test]

@@ -43,6 +43,9 @@ pub struct ClipBinding {
 #[derive(Component, Debug, Clone, Default)]
 pub struct AniBinding {
     pub(super) bones: Vec<Bone>,
+    /// The bones' rest poses in the files' axes, for `rest_axes`.
+    pub(super) rest: Vec<BonePose>,
+    rest_axes: Option<Axes>,
     built: bool,
     main_bound: bool,
     by_name: HashMap<String, usize>,
@@ -72,11 +75,16 @@ impl AniBinding {
         self.by_name.get(name).copied()
     }
 
-    /// The bones' rest poses in the files' axes.
-    pub(super) fn rest_poses(&self, axes: Axes) -> Vec<BonePose> {
-        let pose =
-            |t: &Transform| BonePose { position: axes.position(t.translation), rotation: axes.rotation(t.rotation) };
-        self.bones.iter().map(|b| pose(&b.rest)).collect()
+    /// Keeps the rest poses in the files' axes as `axes` reads them.
+    fn follow_axes(&mut self, axes: Axes) {
+        if self.rest_axes != Some(axes) {
+            let pose = |t: &Transform| BonePose {
+                position: axes.position(t.translation),
+                rotation: axes.rotation(t.rotation),
+            };
+            self.rest = self.bones.iter().map(|b| pose(&b.rest)).collect();
+            self.rest_axes = Some(axes);
+        }
     }
 
     fn bind_clip(&self, clip: &AniClip) -> ClipBinding {
@@ -103,6 +111,7 @@ impl AniBinding {
             self.by_name.insert(bone.name.clone(), index);
         }
         self.bones = bones;
+        self.rest_axes = None;
         self.built = true;
         self.clips.clear();
     }
@@ -171,9 +180,14 @@ pub fn bind_players(
         if !binding.built || regrown.contains(&entity) {
             binding.set_bones(hierarchy.bones(&mut commands, entity));
         }
+        binding.follow_axes(player.axes);
         let main = player.clip.id();
-        let playing = player.instances().map(|i| i.clip).chain(Some(main));
-        let in_use: Vec<AssetId<AniClip>> = playing.collect();
+        let in_use = || player.instances().map(|i| i.clip).chain(Some(main));
+        // The common frame: every clip playing is bound already.
+        if reloaded.is_empty() && in_use().all(|id| binding.clips.contains_key(&id)) {
+            continue;
+        }
+        let in_use: Vec<AssetId<AniClip>> = in_use().collect();
         binding.clips.retain(|id, _| in_use.contains(id) && !reloaded.contains(id));
         let main_rebinds = !binding.clips.contains_key(&main);
         for id in in_use {

@@ -8,7 +8,7 @@ use bevy::time::Time;
 use bevy::transform::components::Transform;
 
 use crate::anim::mixer::{Fired, Instance, Kind, State};
-use crate::anim::{BonePose, Clip, InstanceId, PoseBlend, RepeatMode, Step};
+use crate::anim::{Clip, InstanceId, PoseBlend, RepeatMode, Step};
 use crate::format::EventKind;
 
 use super::assets::AniClip;
@@ -45,15 +45,16 @@ pub fn advance_players(
         let lookup = |id: Id| clips.get(id).map(|c| &c.clip);
         if delta >= 0.0 {
             player.mixer.advance(delta as f32, lookup, &mut fired);
-            player.steps = player.mixer.instances().map(|i| (i.id, forward_step(i))).collect();
+            player.steps.clear();
+            player.steps.extend(player.mixer.instances().map(|i| (i.id, forward_step(i))));
         } else {
             player.steps = rewind(player, delta, lookup, &mut fired);
         }
         for event in &fired {
             trigger(&mut commands, entity, &clips, event);
         }
-        let playing: Vec<Id> = player.mixer.instances().map(|i| i.clip).collect();
-        player.handles.retain(|h| playing.contains(&h.id()));
+        let AniPlayer { handles, mixer, .. } = player;
+        handles.retain(|h| mixer.instances().any(|i| i.clip == h.id()));
     }
 }
 
@@ -126,23 +127,23 @@ pub fn pose_players(
             continue;
         }
         let player = &mut *player;
-        let rest = binding.rest_poses(player.axes);
         let bound = |id: Id| Some((&clips.get(id)?.clip, &binding.clip(id)?.tracks[..]));
-        player.mixer.pose(&rest, bound, &mut blend);
-        let mut poses: Vec<BonePose> = blend.poses().collect();
+        player.mixer.pose(&binding.rest, bound, &mut blend);
         let root = binding.bone_index(&player.root_bone);
-        *motion = root.and_then(|root| root_motion(player, binding, &clips, root, &poses)).unwrap_or_default();
-        if player.in_place
-            && let Some(root) = root
-            && let Some(start) = main_root_at(player, binding, &clips, root, 0.0)
-        {
-            poses[root].position.x = start.x;
-            poses[root].position.z = start.z;
-        }
-        for (bone, pose) in binding.bones.iter().zip(&poses) {
+        let root_pose = root.and_then(|root| blend.pose(root));
+        *motion = root
+            .zip(root_pose)
+            .and_then(|(root, pose)| root_motion(player, binding, &clips, root, pose.position))
+            .unwrap_or_default();
+        let held = root.filter(|_| player.in_place).and_then(|root| main_root_at(player, binding, &clips, root, 0.0));
+        for (i, (bone, mut pose)) in binding.bones.iter().zip(blend.poses()).enumerate() {
+            if let Some(start) = held.filter(|_| Some(i) == root) {
+                pose.position.x = start.x;
+                pose.position.z = start.z;
+            }
             let Ok(mut transform) = transforms.get_mut(bone.entity) else { continue };
             let mut posed = *transform;
-            player.axes.apply(pose, &mut posed);
+            player.axes.apply(&pose, &mut posed);
             transform.set_if_neq(posed);
         }
     }
@@ -174,7 +175,7 @@ fn root_motion(
     binding: &AniBinding,
     clips: &Assets<AniClip>,
     root: usize,
-    poses: &[BonePose],
+    position: Vec3,
 ) -> Option<RootMotion> {
     if !player.instances().any(|i| root_at_any(i, binding, clips, root)) {
         return None;
@@ -194,7 +195,6 @@ fn root_motion(
         weight += w;
     }
     let delta = if weight > 0.0 { delta / weight } else { Vec3::ZERO };
-    let position = poses[root].position;
     let distance = main_root_at(player, binding, clips, root, 0.0).map_or(0.0, |start| {
         let from_start = position - start;
         Vec3::new(from_start.x, 0.0, from_start.z).length()
