@@ -40,11 +40,11 @@ struct Clips(Handle<AniClip>, Handle<AniClip>);
 fn change_states(mut frame: Local<usize>, clips: Res<Clips>, mut players: Query<&mut AniPlayer>) {
     *frame += 1;
     for (i, mut player) in players.iter_mut().enumerate() {
-        if (i + *frame) % CHANGE_EVERY != 0 {
+        if !(i + *frame).is_multiple_of(CHANGE_EVERY) {
             continue;
         }
         player.clear_all_actions(100.0, false);
-        if (i + *frame) / CHANGE_EVERY % 2 == 0 {
+        if ((i + *frame) / CHANGE_EVERY).is_multiple_of(2) {
             player.play_action(clips.1.clone(), Action { hold_last_frame: true, ..Action::faded(100.0, 100.0) });
         } else {
             player.clear_all_loops(100.0, false);

@@ -62,6 +62,12 @@ fn convert_changes_version_and_keeps_what_it_can() {
     assert_eq!(converted.key_count(), original.key_count());
     let info = stdout(&io3d(&[&"info", &out]));
     assert!(info.contains("version 4001"), "{info}");
+    assert!(!info.contains("sidecar"), "{info}");
+    // An event sidecar beside it, in another case, is named with its events.
+    std::fs::write(dir.path().join("WALK.ANT"), b"1\n1\n250\n10\nauto_sound\n0\n").unwrap();
+    let info = stdout(&io3d(&[&"info", &out]));
+    assert!(info.contains("WALK.ANT replaces them in the game: 1 events"), "{info}");
+    assert!(!info.contains("    line "), "no warnings on a well-made sidecar: {info}");
     // Without --version, converting to JSON and back is exact.
     let json = dir.path().join("walk.json");
     stdout(&io3d(&[&"convert", &out, &"-o", &json]));

@@ -511,3 +511,23 @@ fn a_crossfade_poses_as_the_library_mixer_does() {
     let player = app.world().get::<AniPlayer>(rig).unwrap();
     assert_eq!(player.instances().count(), 1, "the walk has ended");
 }
+
+/// An `.ant` beside the `.ani` replaces its events, as in the client.
+#[test]
+fn an_ant_sidecar_replaces_the_files_events() {
+    use bevy_io3d::format::{Event, EventKind, ant};
+    let dir = asset_dir();
+    let swing = Event { kind: "auto_sound".into(), sub_info: "swing.wav".into(), time_ms: 100.0 };
+    std::fs::write(dir.path().join("biped_walk_4002.ant"), ant::write(&[swing], 4002).unwrap()).unwrap();
+    let mut app = app(dir.path());
+    let rig = spawn_walker(&mut app, "biped_walk_4002.ani", RepeatMode::Loop);
+    seek(&mut app, rig, 0.0);
+    std::mem::take(&mut app.world_mut().resource_mut::<Fired>().0);
+    for _ in 0..100 {
+        app.update();
+    }
+    let fired = std::mem::take(&mut app.world_mut().resource_mut::<Fired>().0);
+    let seen: Vec<(f32, &str, EventKind)> =
+        fired.iter().map(|e| (e.time_ms, e.sub_info.as_str(), e.event_kind)).collect();
+    assert_eq!(seen, [(100.0, "swing.wav", EventKind::AutoSound)], "the footsteps of the .ani are replaced");
+}

@@ -10,8 +10,9 @@ use std::ops::Range;
 
 use glam::{Quat, Vec3};
 
+use crate::format::ani::event_order;
 use crate::format::material::c_atof;
-use crate::format::{Animation, EventKind, FileString, Key};
+use crate::format::{Animation, Event, EventKind, FileString, Key};
 
 use super::blend::PoseBlend;
 use super::sample::{BonePose, between};
@@ -88,11 +89,17 @@ pub struct Hints(Vec<u32>);
 impl Clip {
     /// Compiles `animation`; key times become `f32` as in the client.
     pub fn new(animation: &Animation) -> Self {
+        Self::with_events(animation, &animation.events)
+    }
+
+    /// Compiles `animation` to play `events` instead of its own, as the
+    /// client plays the events of an `.ant` sidecar.
+    pub fn with_events(animation: &Animation, events: &[Event]) -> Self {
         let keys = animation.key_count();
         let mut clip = Self {
             total_ms: animation.total_ms,
             tracks: Vec::with_capacity(animation.tracks.len()),
-            events: animation.event_order().into_iter().map(|index| event(animation, index)).collect(),
+            events: event_order(events).into_iter().map(|index| event(events, index)).collect(),
             keys: Vec::with_capacity(keys),
         };
         for track in &animation.tracks {
@@ -164,8 +171,8 @@ impl Clip {
     }
 }
 
-fn event(animation: &Animation, index: usize) -> ClipEvent {
-    let event = &animation.events[index];
+fn event(events: &[Event], index: usize) -> ClipEvent {
+    let event = &events[index];
     let jump = EventKind::of(&event.kind) == EventKind::JumpAniTime;
     let jump_to_ms = jump.then(|| c_atof(event.sub_info.name_text().trim_start()).0);
     ClipEvent { index, time_ms: event.time_ms, jump_to_ms }

@@ -354,12 +354,7 @@ impl Animation {
 
     /// The indices of the events in the order the client plays them.
     pub fn event_order(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.events.len()).collect();
-        // NaN last whatever its sign; adding 0.0 turns -0.0 into 0.0, so
-        // that equal times keep file order.
-        let key = |i: usize| (self.events[i].time_ms.is_nan(), self.events[i].time_ms + 0.0);
-        order.sort_by(|&a, &b| key(a).0.cmp(&key(b).0).then(key(a).1.total_cmp(&key(b).1)));
-        order
+        event_order(&self.events)
     }
 
     /// The number of keys in all tracks.
@@ -392,6 +387,17 @@ impl Animation {
     pub fn track_index(&self, name: &[u8]) -> Option<usize> {
         self.tracks.iter().position(|t| t.bone.c_str() == name)
     }
+}
+
+/// The indices of `events` in the order the client plays them: a stable
+/// sort by time, NaN times last.
+pub fn event_order(events: &[Event]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..events.len()).collect();
+    // NaN last whatever its sign; adding 0.0 turns -0.0 into 0.0, so that
+    // equal times keep file order.
+    let key = |i: usize| (events[i].time_ms.is_nan(), events[i].time_ms + 0.0);
+    order.sort_by(|&a, &b| key(a).0.cmp(&key(b).0).then(key(a).1.total_cmp(&key(b).1)));
+    order
 }
 
 fn read_event(r: &mut Reader) -> Result<Event, ReadError> {

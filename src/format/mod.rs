@@ -3,6 +3,7 @@
 //! material scripts. Nothing here knows about time or Bevy.
 
 pub mod ani;
+pub mod ant;
 pub mod bytes;
 pub mod cms;
 pub mod config;
@@ -16,6 +17,7 @@ pub mod string;
 pub mod write;
 
 pub use ani::{AniError, AniLayout, AniVersion, Animation, Event, Key, ReadOptions, Track};
+pub use ant::EventSidecar;
 pub use bytes::ReadError;
 pub use cms::{CmsError, Collision};
 pub use config::{ConfigError, ModelConfig};

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::anim::{Clip, Rig};
-use crate::format::{AniError, Animation, HierarchyError, Skeleton, SklError};
+use crate::format::ant::sidecar_name;
+use crate::format::{AniError, Animation, Event, EventSidecar, HierarchyError, Skeleton, SklError};
 
 use super::axes::Axes;
 use super::export::to_bevy_clip;
@@ -18,6 +19,9 @@ use super::export::to_bevy_clip;
 pub struct AniClip {
     /// The file's contents.
     pub animation: Animation,
+    /// The `.ant` sidecar found beside the file: its events play instead of
+    /// the file's, as in the client.
+    pub sidecar: Option<EventSidecar>,
     /// The same compiled for playing, built once at load.
     pub clip: Clip,
     /// The same motion as Bevy's own [`AnimationClip`] (sub-asset
@@ -28,7 +32,21 @@ pub struct AniClip {
 impl AniClip {
     /// A clip for an animation made in code; `bevy_clip` stays empty.
     pub fn new(animation: Animation) -> Self {
-        Self { clip: Clip::new(&animation), animation, bevy_clip: Handle::default() }
+        Self::with_sidecar(animation, None)
+    }
+
+    /// A clip whose events come from `sidecar` when there is one.
+    pub fn with_sidecar(animation: Animation, sidecar: Option<EventSidecar>) -> Self {
+        let clip = match &sidecar {
+            Some(sidecar) => Clip::with_events(&animation, &sidecar.events),
+            None => Clip::new(&animation),
+        };
+        Self { clip, animation, sidecar, bevy_clip: Handle::default() }
+    }
+
+    /// The events that play: the sidecar's, or else the file's.
+    pub fn events(&self) -> &[Event] {
+        self.sidecar.as_ref().map_or(&self.animation.events, |s| &s.events)
     }
 }
 
@@ -124,7 +142,8 @@ impl AssetLoader for AniLoader {
     ) -> Result<AniClip, AniLoadError> {
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes).await?;
-        let mut clip = AniClip::new(Animation::from_bytes(&bytes)?);
+        let animation = Animation::from_bytes(&bytes)?;
+        let mut clip = AniClip::with_sidecar(animation, read_sidecar(context).await);
         let bevy_clip = to_bevy_clip(&clip.animation, settings.axes.unwrap_or(self.axes));
         clip.bevy_clip = context.add_labeled_asset(Io3dAssetLabel::BevyClip.as_str().to_owned(), bevy_clip);
         Ok(clip)
@@ -133,6 +152,16 @@ impl AssetLoader for AniLoader {
     fn extensions(&self) -> &[&str] {
         &["ani"]
     }
+}
+
+/// The `.ant` beside the file being loaded (named as the client names it,
+/// [`sidecar_name`]), when there is one; reading it makes it a dependency,
+/// so editing it reloads the clip. The client finds sidecars whatever their
+/// case; an asset source finds what its file system finds.
+async fn read_sidecar(context: &mut LoadContext<'_>) -> Option<EventSidecar> {
+    let name = context.path().path().file_name()?.to_str().and_then(sidecar_name)?;
+    let path = context.path().resolve_embed_str(&name).ok()?;
+    context.read_asset_bytes(path).await.ok().map(|bytes| EventSidecar::read(&bytes))
 }
 
 /// Loads `.skl` files as [`SklSkeleton`]s.

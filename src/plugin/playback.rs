@@ -59,7 +59,7 @@ pub fn advance_players(
 }
 
 fn trigger(commands: &mut Commands, entity: Entity, clips: &Assets<AniClip>, fired: &Fired<Id>) {
-    let Some(event) = clips.get(fired.clip).and_then(|c| c.animation.events.get(fired.event)) else { return };
+    let Some(event) = clips.get(fired.clip).and_then(|c| c.events().get(fired.event)) else { return };
     commands.trigger(AniEventFired {
         entity,
         instance: fired.instance,

@@ -260,7 +260,8 @@ pub struct AniEventFired {
     pub instance: InstanceId,
     /// Its clip.
     pub clip: AssetId<AniClip>,
-    /// The event's index in the file.
+    /// The event's index among the events that play: the file's, or its
+    /// `.ant` sidecar's when it has one ([`AniClip::events`]).
     pub index: usize,
     /// The event type as the file names it, such as `motion_sound`.
     pub kind: String,

@@ -1,12 +1,14 @@
 //! `io3d info`: a human summary of each file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
+use bevy_io3d::format::ant::sidecar_name;
 use bevy_io3d::format::msh::{VertexArray, VertexMask};
-use bevy_io3d::format::{Animation, Collision, EventKind, MaterialScript, Mesh, ModelConfig, Skeleton};
+use bevy_io3d::format::{Animation, Collision, EventKind, EventSidecar, MaterialScript, Mesh, ModelConfig, Skeleton};
 use bevy_io3d::json::Document;
+use bevy_io3d::resource::find_without_case;
 
 use crate::load::{self, Loaded};
 
@@ -35,11 +37,26 @@ pub fn run(files: &[std::path::PathBuf]) -> Result<ExitCode> {
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
+/// The `.ant` beside an `.ani`, found as the client finds it (its name up
+/// to the first dot, in the same folder, whatever the case), and read.
+fn sidecar_of(path: &Path) -> Option<(PathBuf, EventSidecar)> {
+    let name = sidecar_name(path.file_name()?.to_str()?)?;
+    let ant = find_without_case(path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")), &name)?;
+    let bytes = std::fs::read(&ant).ok()?;
+    Some((ant, EventSidecar::read(&bytes)))
+}
+
 fn print_ani(path: &Path, a: &Animation, size: u64) {
     println!("{}: animation, version {}", path.display(), a.version);
     println!("  rotations   {}", a.version.precision());
     println!("  total time  {} ms", a.total_ms);
     println!("  events      {}", a.events.len());
+    if let Some((ant, sidecar)) = sidecar_of(path) {
+        println!("  sidecar     {} replaces them in the game: {} events", ant.display(), sidecar.events.len());
+        for (line, warning) in &sidecar.warnings {
+            println!("    line {line}: {warning}");
+        }
+    }
     for e in a.events_by_time() {
         let kind = EventKind::of(&e.kind);
         let note = if kind == EventKind::Other { "  (a type the client and game do not handle)" } else { "" };
@@ -55,6 +72,8 @@ fn print_ani(path: &Path, a: &Animation, size: u64) {
     );
     let memory = a.memory_size();
     println!("  in memory   {memory} bytes ({:.1} times the file)", memory as f64 / size.max(1) as f64);
+    let compiled = bevy_io3d::anim::Clip::new(a).key_bytes();
+    println!("  to play     {compiled} bytes of keys ({:.1} times the file)", compiled as f64 / size.max(1) as f64);
     if !a.trailing.is_empty() {
         println!("  trailing    {} bytes after the last track", a.trailing.len());
     }
