@@ -24,8 +24,26 @@ mod common;
 #[derive(Clone, Copy, PartialEq)]
 enum Player {
     None,
+    /// No player, but every bone turned each frame by a trivial system:
+    /// what writing the bones and propagating their transforms costs.
+    Turned,
     Ours,
     Bevys,
+}
+
+/// Marks rigs whose bones [`turn_bones`] turns.
+#[derive(Component)]
+struct Turned;
+
+fn turn_bones(mut frame: Local<f32>, rigs: Query<&RigBones, With<Turned>>, mut transforms: Query<&mut Transform>) {
+    *frame += 1.0;
+    for bones in &rigs {
+        for &bone in &bones.0 {
+            if let Ok(mut transform) = transforms.get_mut(bone) {
+                transform.rotation = Quat::from_rotation_z(*frame * 0.001);
+            }
+        }
+    }
 }
 
 fn asset(name: &str) -> Vec<u8> {
@@ -44,6 +62,7 @@ fn app(rigs: usize, player: Player, scene: &Scene) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(16_667)));
+    app.add_systems(PostUpdate, turn_bones.before(TransformSystems::Propagate));
     let rig = Rig::new(&scene.skeleton).expect("a tree");
     let skeleton = app
         .world_mut()
@@ -66,6 +85,9 @@ fn app(rigs: usize, player: Player, scene: &Scene) -> App {
         let at_ms = (i * 37 % 1000) as f64;
         match player {
             Player::None => {}
+            Player::Turned => {
+                app.world_mut().entity_mut(entity).insert(Turned);
+            }
             Player::Ours => {
                 let mut player = AniPlayer::default();
                 player.play_loop(ours[0].clone(), Loop::default());
@@ -114,7 +136,9 @@ fn one_clip(c: &mut Criterion) {
 }
 
 /// An action crossfading over a loop, both 20 s at 100 keys a second, on
-/// the 22-bone Biped and on the 52-bone Biped with fingers.
+/// the 22-bone Biped and on the 52-bone Biped with fingers; with the second
+/// baseline (bones turned by a trivial system), which leaves each player's
+/// own work when subtracted.
 fn crossfade(c: &mut Criterion) {
     for (label, skeleton) in [("22 bones", biped::skeleton()), ("52 bones", common::game_skeleton())] {
         let scene = Scene {
@@ -125,7 +149,8 @@ fn crossfade(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("crossfade, {label}"));
         group.sample_size(10);
         for rigs in [100, 1000] {
-            for (name, player) in PLAYERS {
+            let turned = ("bones turned, no player (baseline 2)", Player::Turned);
+            for (name, player) in PLAYERS.into_iter().chain([turned]) {
                 let mut app = app(rigs, player, &scene);
                 group.bench_with_input(BenchmarkId::new(name, rigs), &rigs, |b, _| b.iter(|| app.update()));
             }
