@@ -12,6 +12,13 @@ pub enum RepeatMode {
     Once,
 }
 
+/// The client's loop wrap, once: `if t > total { t -= total }`. A time of
+/// exactly `total` stays at the end; the mixer applies it once a frame, as
+/// the client does, and [`RepeatMode`] as often as a jump needs.
+pub fn wrap_once(t: f32, total: f32) -> f32 {
+    if t > total { t - total } else { t }
+}
+
 impl RepeatMode {
     /// The animation time shown at play time `t` ms, for an animation of
     /// `total_ms`. Looping keeps the client's range `0..=total` for

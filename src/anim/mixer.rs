@@ -35,6 +35,7 @@ use std::cmp::Ordering;
 
 use super::blend::PoseBlend;
 use super::clip::{Clip, Hints};
+use super::clock::wrap_once;
 use super::sample::BonePose;
 
 /// One started clip: two starts of one action are two instances.
@@ -426,9 +427,7 @@ impl<C: Copy> Instance<C> {
         self.pre = self.cur;
         self.cur += d;
         self.settle_loop_fade_in();
-        if self.cur > self.full {
-            self.cur -= self.full;
-        }
+        self.cur = wrap_once(self.cur, self.full);
         self.fire_loop_events(clip, fired);
         if self.state == State::FadeOut {
             self.fade_out -= d;
