@@ -8,7 +8,7 @@ use super::sample::BonePose;
 
 /// One bone's blend state (`ioBiped`'s accumulators).
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct BoneBlend {
+pub(crate) struct BoneBlend {
     /// The bone's pose so far: rest, then each locked group mixed in.
     pose: BonePose,
     /// The total weight of the groups locked in so far.
@@ -16,6 +16,54 @@ struct BoneBlend {
     /// The running mean of the open group and its total weight.
     group: BonePose,
     group_weight: f32,
+}
+
+impl BoneBlend {
+    /// At `rest`, nothing accumulated.
+    pub(crate) fn new(rest: BonePose) -> Self {
+        Self { pose: rest, locked: 0.0, group: rest, group_weight: 0.0 }
+    }
+
+    /// `Blend`: see [`PoseBlend::add`].
+    pub(crate) fn add(&mut self, weight: f32, pose: BonePose) {
+        if self.group_weight == 0.0 {
+            self.group_weight = weight;
+            self.group = pose;
+        } else {
+            self.group_weight += weight;
+            let s = weight / self.group_weight;
+            self.group = BonePose {
+                position: math::lerp(self.group.position, pose.position, s),
+                rotation: math::slerp(self.group.rotation, pose.rotation, s),
+            };
+        }
+    }
+
+    /// `LockBlend`: see [`PoseBlend::lock`].
+    pub(crate) fn lock(&mut self) {
+        if self.group_weight > 0.0 {
+            if self.locked == 0.0 {
+                self.locked = self.group_weight;
+                self.pose = self.group;
+            } else {
+                let mut s = 1.0;
+                if self.locked > 0.0 {
+                    self.locked += self.group_weight;
+                    s = self.group_weight / self.locked;
+                }
+                self.pose = BonePose {
+                    position: math::lerp(self.pose.position, self.group.position, s),
+                    rotation: math::slerp(self.pose.rotation, self.group.rotation, s),
+                };
+            }
+        }
+        self.group_weight = 0.0;
+    }
+
+    /// The pose, once a group of positive weight was locked in.
+    pub(crate) fn posed(&self) -> Option<BonePose> {
+        (self.locked != 0.0).then_some(self.pose)
+    }
 }
 
 /// Local poses being blended: [`PoseBlend::reset`] to rest, then for each
@@ -28,15 +76,14 @@ pub struct PoseBlend {
 impl PoseBlend {
     /// Every bone back to `rest`, nothing accumulated (`ClearBlend`).
     pub fn reset(&mut self, rest: &[BonePose]) {
-        let fresh = |pose: BonePose| BoneBlend { pose, locked: 0.0, group: pose, group_weight: 0.0 };
         if self.bones.len() == rest.len() {
             // The common case, every frame: overwrite in place.
             for (bone, &pose) in self.bones.iter_mut().zip(rest) {
-                *bone = fresh(pose);
+                *bone = BoneBlend::new(pose);
             }
         } else {
             self.bones.clear();
-            self.bones.extend(rest.iter().map(|&pose| fresh(pose)));
+            self.bones.extend(rest.iter().map(|&pose| BoneBlend::new(pose)));
         }
     }
 
@@ -46,17 +93,8 @@ impl PoseBlend {
     /// contributions outweigh later ones of the same weight in rounding
     /// only. Bones out of range are ignored.
     pub fn add(&mut self, bone: usize, weight: f32, pose: BonePose) {
-        let Some(b) = self.bones.get_mut(bone) else { return };
-        if b.group_weight == 0.0 {
-            b.group_weight = weight;
-            b.group = pose;
-        } else {
-            b.group_weight += weight;
-            let s = weight / b.group_weight;
-            b.group = BonePose {
-                position: math::lerp(b.group.position, pose.position, s),
-                rotation: math::slerp(b.group.rotation, pose.rotation, s),
-            };
+        if let Some(b) = self.bones.get_mut(bone) {
+            b.add(weight, pose);
         }
     }
 
@@ -77,25 +115,7 @@ impl PoseBlend {
     /// otherwise mixed in by its share of the total. A group of weight 0 or
     /// less (or NaN) leaves the bone as it was.
     pub fn lock(&mut self) {
-        for b in self.bones.iter_mut().filter(|b| b.group_weight > 0.0) {
-            if b.locked == 0.0 {
-                b.locked = b.group_weight;
-                b.pose = b.group;
-            } else {
-                let mut s = 1.0;
-                if b.locked > 0.0 {
-                    b.locked += b.group_weight;
-                    s = b.group_weight / b.locked;
-                }
-                b.pose = BonePose {
-                    position: math::lerp(b.pose.position, b.group.position, s),
-                    rotation: math::slerp(b.pose.rotation, b.group.rotation, s),
-                };
-            }
-        }
-        for b in &mut self.bones {
-            b.group_weight = 0.0;
-        }
+        self.bones.iter_mut().for_each(BoneBlend::lock);
     }
 
     /// The blended local poses.
@@ -111,7 +131,7 @@ impl PoseBlend {
     /// Whether anything was locked into bone `bone` since the reset (it is
     /// not at rest).
     pub fn is_posed(&self, bone: usize) -> bool {
-        self.bones.get(bone).is_some_and(|b| b.locked != 0.0)
+        self.bones.get(bone).is_some_and(|b| b.posed().is_some())
     }
 }
 

@@ -14,7 +14,7 @@ use crate::format::ani::event_order;
 use crate::format::material::c_atof;
 use crate::format::{Animation, Event, EventKind, FileString, Key};
 
-use super::blend::PoseBlend;
+use super::blend::BoneBlend;
 use super::sample::{BonePose, between};
 
 /// A track of a [`Clip`]: its bone, weight and where its keys lie.
@@ -151,18 +151,35 @@ impl Clip {
 
     /// Bone `name`'s pose at `t` ms from every track of that name (compared
     /// as C strings), blended as the client blends a clip's tracks on one
-    /// bone ([`PoseBlend`]): one track shows in full, two blend by their
+    /// bone ([`crate::anim::PoseBlend`]): one track shows in full, two blend by their
     /// weights, none of positive weight (or none at all) gives `None`. The
     /// one rule for two tracks of a bone, shared by posing and the root
     /// path.
     pub fn bone_pose(&self, name: &[u8], t: f32, hints: &mut Hints) -> Option<BonePose> {
-        let mut blend = PoseBlend::default();
-        blend.reset(&[BonePose::IDENTITY]);
-        let bones: Vec<Option<usize>> =
-            self.tracks.iter().map(|track| (track.bone.c_str() == name).then_some(0)).collect();
-        blend.add_clip(self, &bones, t, 1.0, hints);
-        blend.lock();
-        blend.is_posed(0).then(|| blend.pose(0)).flatten()
+        self.blended(|track| self.tracks[track].bone.c_str() == name, t, Some(hints))
+    }
+
+    /// The pose of the tracks (by index) `is_bone` picks at `t` ms, blended
+    /// as [`Clip::bone_pose`] blends the tracks of one name. Without
+    /// `hints` it allocates nothing (each key search starts from key 0).
+    pub fn blended(
+        &self,
+        mut is_bone: impl FnMut(usize) -> bool,
+        t: f32,
+        mut hints: Option<&mut Hints>,
+    ) -> Option<BonePose> {
+        let mut bone = BoneBlend::new(BonePose::IDENTITY);
+        for index in (0..self.tracks.len()).filter(|&i| is_bone(i)) {
+            let sampled = match hints.as_deref_mut() {
+                Some(hints) => self.sample(index, t, hints),
+                None => self.sample_from(index, t, &mut 0),
+            };
+            if let Some(pose) = sampled {
+                bone.add(self.tracks[index].weight, pose);
+            }
+        }
+        bone.lock();
+        bone.posed()
     }
 
     /// [`Clip::sample`] without a hint to keep.

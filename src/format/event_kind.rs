@@ -46,8 +46,8 @@ event_kinds! {
     AutoSound = "auto_sound", Engine, "plays the sound named in the sub info";
     TrailStart = "trail_s", Engine, "starts a weapon trail (texture, render type, segments, max tick, body part, sample tick, depth, control points a-b, glow, intensity)";
     TrailEnd = "trail_e", Engine, "ends the weapon trail";
-    ShowMesh = "show_mesh", Engine, "shows a mesh of the character (sub info: mesh [restore])";
-    HideMesh = "hide_mesh", Engine, "hides a mesh of the character (sub info: mesh [restore]; restore shows it again when the clip ends or is cleared)";
+    ShowMesh = "show_mesh", Engine, "shows a mesh of the character (sub info: a mesh name, then optionally `restore`)";
+    HideMesh = "hide_mesh", Engine, "hides a mesh of the character (sub info: a mesh name, then optionally `restore`, which shows it again when the clip ends or is cleared)";
     JumpAniTime = "jump_anitime", Engine, "sets the clip's time to the number in the sub info (milliseconds)";
     EndAnimation = "end_animation", Generated, "sent when a clip that asked for it ends";
     ClearAnimation = "clear_animation", Generated, "sent when a clip is cleared";

@@ -1,9 +1,10 @@
 //! The Bevy plugin: `.ani` and `.skl` files as assets, rigs spawned from
-//! skeletons, and a millisecond player bound to bones by name.
+//! skeletons, and the client's controller on them, bound to bones by name:
+//! actions and loops with fades and weights, in milliseconds.
 //!
 //! ```no_run
 //! use bevy::prelude::*;
-//! use bevy_io3d::plugin::{AniEventFired, AniPlayer, Io3dPlugin::default(), SklRig};
+//! use bevy_io3d::prelude::*;
 //!
 //! fn main() {
 //!     App::new().add_plugins((DefaultPlugins, Io3dPlugin::default())).add_systems(Startup, setup).run();
@@ -13,6 +14,17 @@
 //!     commands
 //!         .spawn((SklRig::new(assets.load("biped.skl")), AniPlayer::new(assets.load("biped_walk_4002.ani"))))
 //!         .observe(|event: On<AniEventFired>| info!("{} {} at {} ms", event.kind, event.sub_info, event.time_ms));
+//! }
+//!
+//! // A state change as the game makes it: everything out over 100 ms, the
+//! // punch in over 100 ms, held on its last frame.
+//! fn punch(mut players: Query<&mut AniPlayer>, assets: Res<AssetServer>) {
+//!     for mut player in &mut players {
+//!         player.clear_all_actions(100.0, false);
+//!         player.clear_all_loops(100.0, false);
+//!         let action = Action { hold_last_frame: true, ..Action::faded(100.0, 100.0) };
+//!         player.play_action(assets.load("biped_attack_4002.ani"), action);
+//!     }
 //! }
 //! ```
 //!

@@ -149,11 +149,12 @@ pub fn pose_players(
     }
 }
 
-/// Where the clip `clip` puts bone `root` at `t` ms: its first track of
-/// that bone.
+/// Where the clip `clip` puts bone `root` at `t` ms: every track bound to
+/// it, blended as the pose blends them.
 fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) -> Option<Vec3> {
-    let track = binding.clip(id)?.tracks.iter().position(|b| *b == Some(root))?;
-    clip.clip.sample_at(track, t).map(|p| p.position)
+    let tracks = &binding.clip(id)?.tracks;
+    let is_root = |track: usize| tracks[track] == Some(root);
+    clip.clip.blended(is_root, t, None).map(|p| p.position)
 }
 
 fn main_root_at(
