@@ -90,7 +90,7 @@ impl AniCheck<'_> {
                     Severity::Warning,
                     "duplicate-track",
                     offset,
-                    format!("{place}: track {first} drives the same bone; this later one wins"),
+                    format!("{place}: track {first} drives the same bone; the client blends the two by their weights"),
                 ));
             } else {
                 first_of.insert(track.bone.c_str(), t);
@@ -107,7 +107,14 @@ impl AniCheck<'_> {
                     Severity::Warning,
                     "zero-weight",
                     offset,
-                    format!("{place}: weight 0, so the client ignores the track and the bone stays at rest"),
+                    format!("{place}: weight 0, so the client's blend drops the track (the bone stays at rest unless another track drives it)"),
+                ));
+            } else if track.weight < 0.0 {
+                out.push(Finding::new(
+                    Severity::Warning,
+                    "negative-weight",
+                    offset,
+                    format!("{place}: weight {}: alone the track leaves the bone at rest, beside another it pushes the blend away from itself", track.weight),
                 ));
             }
             if track.keys.is_empty() {
@@ -240,6 +247,7 @@ mod tests {
         let key = |t| Key::new(t, Vec3::ZERO, Quat::IDENTITY);
         a.tracks.push(Track { bone: "Bip01".into(), weight: 1.0, keys: vec![key(0), key(50), key(40), key(200)] });
         a.tracks.push(Track { bone: "Bip01".into(), weight: 0.0, keys: vec![] });
+        a.tracks.push(Track { bone: "Bip01 Head".into(), weight: -1.0, keys: vec![key(0)] });
         a.tracks.push(Track {
             bone: "Bip01 Tail".into(),
             weight: 1.0,
@@ -256,6 +264,7 @@ mod tests {
             "key-outside",
             "duplicate-track",
             "zero-weight",
+            "negative-weight",
             "empty-track",
             "not-finite",
             "not-unit",
