@@ -131,11 +131,14 @@ pub fn pose_players(
         player.mixer.pose(&binding.rest, bound, &mut blend);
         let root = binding.bone_index(&player.root_bone);
         let root_pose = root.and_then(|root| blend.pose(root));
+        // Where the main clip starts the root: once a frame, for both the
+        // distance reported and the in-place hold.
+        let start = root.and_then(|root| main_root_start(player, binding, &clips, root));
         *motion = root
             .zip(root_pose)
-            .and_then(|(root, pose)| root_motion(player, binding, &clips, root, pose.position))
+            .and_then(|(root, pose)| root_motion(player, binding, &clips, root, pose.position, start))
             .unwrap_or_default();
-        let held = root.filter(|_| player.in_place).and_then(|root| main_root_at(player, binding, &clips, root, 0.0));
+        let held = start.filter(|_| player.in_place);
         for (i, (bone, mut pose)) in binding.bones.iter().zip(blend.poses()).enumerate() {
             if let Some(start) = held.filter(|_| Some(i) == root) {
                 pose.position.x = start.x;
@@ -157,26 +160,22 @@ fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) ->
     clip.clip.blended(is_root, t, None).map(|p| p.position)
 }
 
-fn main_root_at(
-    player: &AniPlayer,
-    binding: &AniBinding,
-    clips: &Assets<AniClip>,
-    root: usize,
-    t: f32,
-) -> Option<Vec3> {
+/// Where the main clip puts bone `root` at its start.
+fn main_root_start(player: &AniPlayer, binding: &AniBinding, clips: &Assets<AniClip>, root: usize) -> Option<Vec3> {
     let id = player.clip.id();
-    root_at(clips.get(id)?, binding, id, root, t)
+    root_at(clips.get(id)?, binding, id, root, 0.0)
 }
 
 /// The root's motion: the blended position, each clip's own step of its
-/// root track mixed by the clips' weights, and the main clip's distance
-/// from its start. `None` when no clip has a root track.
+/// root track mixed by the clips' weights, and the distance from `start`
+/// (the main clip's start). `None` when no clip has a root track.
 fn root_motion(
     player: &AniPlayer,
     binding: &AniBinding,
     clips: &Assets<AniClip>,
     root: usize,
     position: Vec3,
+    start: Option<Vec3>,
 ) -> Option<RootMotion> {
     if !player.instances().any(|i| root_at_any(i, binding, clips, root)) {
         return None;
@@ -196,7 +195,7 @@ fn root_motion(
         weight += w;
     }
     let delta = if weight > 0.0 { delta / weight } else { Vec3::ZERO };
-    let distance = main_root_at(player, binding, clips, root, 0.0).map_or(0.0, |start| {
+    let distance = start.map_or(0.0, |start| {
         let from_start = position - start;
         Vec3::new(from_start.x, 0.0, from_start.z).length()
     });
