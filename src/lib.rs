@@ -50,6 +50,8 @@ pub mod viewer;
 pub mod prelude {
     pub use crate::anim::{Action, BonePose, Clip, Loop, Mixer, PoseBlend, RepeatMode, Rig};
     pub use crate::format::{AniVersion, Animation, Event, EventKind, FileString, Key, ModelConfig, Skeleton, Track};
+    #[cfg(feature = "characters")]
+    pub use crate::plugin::character::{Io3dCharacter, Io3dMesh, Io3dModel, RigMeshes};
     #[cfg(feature = "plugin")]
     pub use crate::plugin::{AniClip, AniEventFired, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig, SklSkeleton};
 }

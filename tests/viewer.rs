@@ -51,6 +51,22 @@ impl Picture {
     }
 }
 
+impl Picture {
+    /// Pixels in the bundled texture's shirt colours, lit or in shade:
+    /// blue stripes and yellow stripes.
+    fn shirt_pixels(&self) -> (usize, usize) {
+        let (mut blue, mut yellow) = (0, 0);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let [r, g, b] = self.rgb(x, y).map(i32::from);
+                blue += usize::from(b > r + 50 && b > g + 30 && b > 60);
+                yellow += usize::from(r > b + 60 && g > b + 50 && r > 80);
+            }
+        }
+        (blue, yellow)
+    }
+}
+
 /// Runs the viewer, killing it (and failing the test) if it has not
 /// exited within three minutes: a capture must never hang a batch job.
 fn viewer(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
@@ -99,6 +115,24 @@ fn offscreen_captures_show_the_walk_moving_in_the_middle_of_the_stage() {
     }
     let differing = pictures[0].pixels.iter().zip(&pictures[1].pixels).filter(|(a, b)| a != b).count();
     assert!(differing > 1000, "0 ms and 500 ms differ in only {differing} bytes");
+}
+
+/// The bundled character, skinned and textured: its shirt's two stripe
+/// colours show (the texture, not one flat shade), and it moves.
+#[test]
+fn the_bundled_character_is_drawn_textured_and_walks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pictures = Vec::new();
+    for at in ["0", "500"] {
+        let png = dir.path().join(format!("character-{at}.png"));
+        assert_success(&viewer(&[&"--screenshot", &png, &"--at-ms", &at, &"--size", &"960x600"]));
+        let picture = Picture::read(&png);
+        let (blue, yellow) = picture.shirt_pixels();
+        assert!(blue > 400 && yellow > 400, "at {at} ms the shirt shows {blue} blue and {yellow} yellow pixels");
+        pictures.push(picture);
+    }
+    let differing = pictures[0].pixels.iter().zip(&pictures[1].pixels).filter(|(a, b)| a != b).count();
+    assert!(differing > 3000, "0 ms and 500 ms differ in only {differing} bytes");
 }
 
 #[test]
@@ -186,6 +220,8 @@ fn the_window_opens_under_xvfb_takes_a_screenshot_and_exits() {
     assert_eq!((picture.width, picture.height), (1280, 720));
     let (count, _) = picture.bone_pixels();
     assert!(count > 300, "the window shows the rig ({count} pixels)");
+    let (blue, yellow) = picture.shirt_pixels();
+    assert!(blue > 400 && yellow > 400, "the window shows the textured character ({blue} blue, {yellow} yellow)");
     // The panels are there: the left one is egui's panel grey, not the
     // stage's clear colour.
     let [r, g, b] = picture.rgb(20, 360);

@@ -7,6 +7,7 @@ pub mod ant;
 pub mod bytes;
 pub mod cms;
 pub mod config;
+pub mod dds;
 pub mod event_kind;
 pub mod material;
 pub mod msh;
@@ -21,6 +22,7 @@ pub use ant::EventSidecar;
 pub use bytes::ReadError;
 pub use cms::{CmsError, Collision};
 pub use config::{ConfigError, ModelConfig};
+pub use dds::{Dds, DdsError, DdsFormat};
 pub use event_kind::{EventKind, Handler};
 pub use material::{
     AddressMode, AlphaTest, BlendFactor, BlendOp, CompareFunc, Cull, CustomParam, CustomValue, Filtering, Material,

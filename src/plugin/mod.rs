@@ -44,6 +44,8 @@
 pub mod assets;
 pub mod axes;
 pub mod binding;
+#[cfg(feature = "characters")]
+pub mod character;
 pub mod export;
 pub mod playback;
 pub mod player;
@@ -54,6 +56,10 @@ use bevy::app::{App, Plugin, PostUpdate};
 use bevy::asset::{AssetApp, AssetEventSystems};
 use bevy::ecs::schedule::{IntoScheduleConfigs, SystemSet};
 use bevy::transform::TransformSystems;
+#[cfg(feature = "characters")]
+use bevy::{
+    asset::Assets, ecs::schedule::common_conditions::resource_exists, mesh::skinning::SkinnedMeshInverseBindposes,
+};
 
 pub use assets::{
     AniClip, AniLoadError, AniLoader, AniLoaderSettings, Io3dAssetLabel, SklLoadError, SklLoader, SklSkeleton,
@@ -113,10 +119,25 @@ impl Plugin for Io3dPlugin {
                 PostUpdate,
                 (
                     rig::spawn_rigs.in_set(Io3dSystems::Spawn),
+                    #[cfg(feature = "characters")]
+                    character::spawn::dress_characters.before(rig::spawn_rigs).in_set(Io3dSystems::Spawn),
+                    #[cfg(feature = "characters")]
+                    character::spawn::skin_meshes
+                        .after(rig::spawn_rigs)
+                        .in_set(Io3dSystems::Spawn)
+                        // Apps without Bevy's meshes only animate.
+                        .run_if(resource_exists::<Assets<SkinnedMeshInverseBindposes>>),
                     binding::bind_players.in_set(Io3dSystems::Bind),
                     playback::advance_players.in_set(Io3dSystems::Advance),
                     playback::pose_players.in_set(Io3dSystems::Pose),
                 ),
             );
+        #[cfg(feature = "characters")]
+        character::build(app);
+    }
+
+    #[cfg(feature = "characters")]
+    fn finish(&self, app: &mut App) {
+        character::finish(app);
     }
 }

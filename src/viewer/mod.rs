@@ -30,7 +30,6 @@ use std::time::Duration;
 
 use bevy::DefaultPlugins;
 use bevy::app::{App, AppExit, PluginGroup, PostUpdate, ScheduleRunnerPlugin, Startup, Update};
-use bevy::asset::Assets;
 use bevy::camera::RenderTarget;
 use bevy::ecs::prelude::*;
 use bevy::image::Image;
@@ -122,6 +121,7 @@ pub fn app(options: ViewerOptions) -> App {
             )
                 .chain(),
         );
+    stage::add_bone_gizmos(&mut app);
     if let Some(at_ms) = options.at_ms {
         app.add_systems(PostUpdate, capture::hold_at(at_ms).before(crate::plugin::Io3dSystems::Advance));
     }
@@ -136,11 +136,8 @@ pub fn app(options: ViewerOptions) -> App {
 
 /// Opens the files (or the bundled sample) and sets up the stage and, for
 /// a capture, its target.
-fn setup(
-    options: ViewerOptions,
-    offscreen: bool,
-) -> impl FnMut(Commands, ResMut<Workspace>, Stores, ResMut<Assets<Image>>) {
-    move |mut commands, mut workspace, mut stores, mut images| {
+fn setup(options: ViewerOptions, offscreen: bool) -> impl FnMut(Commands, ResMut<Workspace>, Stores) {
+    move |mut commands, mut workspace, mut stores| {
         if options.files.is_empty() {
             workspace.open_bundled(&mut stores);
         } else {
@@ -150,7 +147,7 @@ fn setup(
             }
         }
         let (target, capture_target) = if offscreen {
-            let image = images.add(Image::new_target_texture(
+            let image = stores.character.images.add(Image::new_target_texture(
                 options.size.x,
                 options.size.y,
                 TextureFormat::Rgba8UnormSrgb,

@@ -3,6 +3,7 @@
 
 use std::f32::consts::FRAC_PI_2;
 
+use bevy::app::App;
 use bevy::asset::Assets;
 use bevy::asset::Handle;
 use bevy::camera::visibility::RenderLayers;
@@ -12,8 +13,12 @@ use bevy::camera::{
 use bevy::color::{Color, Srgba};
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::ecs::prelude::*;
+use bevy::gizmos::AppGizmoBuilder;
+use bevy::gizmos::config::{GizmoConfig, GizmoConfigGroup};
 use bevy::gizmos::gizmos::Gizmos;
+use bevy::light::{DirectionalLight, GlobalAmbientLight};
 use bevy::math::{Isometry3d, Quat, UVec2, Vec2, Vec3};
+use bevy::reflect::Reflect;
 use bevy::render::render_resource::BlendState;
 use bevy::transform::components::{GlobalTransform, Transform};
 use bevy_egui::PrimaryEguiContext;
@@ -21,6 +26,7 @@ use bevy_egui::PrimaryEguiContext;
 use super::camera::{Orbit, viewport};
 use super::view::ViewState;
 use super::workspace::Workspace;
+use crate::plugin::character::RigMeshes;
 use crate::plugin::{AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
 
 /// The entity that plays the current animation on the current skeleton.
@@ -35,8 +41,22 @@ pub struct ComparedRig;
 /// The viewed and the compared rig.
 type ShownRigs = Or<(With<ViewedRig>, With<ComparedRig>)>;
 
+/// What [`follow_workspace`] sets on a shown rig (meshes on the viewed
+/// one only).
+type ShownRig = (&'static mut SklRig, &'static mut AniPlayer, Option<&'static mut RigMeshes>, Has<ViewedRig>);
+
 /// How far beside the viewed rig the compared one stands.
 const COMPARE_OFFSET: Vec3 = Vec3::new(120.0, 0.0, 0.0);
+
+/// Bones and their selection, drawn over the meshes (a bone inside the
+/// body stays visible).
+#[derive(Default, Reflect, GizmoConfigGroup)]
+pub struct BoneGizmos;
+
+/// Registers [`BoneGizmos`], always in front.
+pub fn add_bone_gizmos(app: &mut App) {
+    app.insert_gizmo_config(BoneGizmos, GizmoConfig { depth_bias: -1.0, ..GizmoConfig::default() });
+}
 
 /// The 3D camera.
 #[derive(Component, Debug)]
@@ -58,7 +78,8 @@ pub fn spawn_stage(commands: &mut Commands, target: RenderTarget, workspace: &Wo
         Camera { clear_color: ClearColorConfig::Custom(Color::srgb(0.11, 0.12, 0.14)), ..Camera::default() },
         target.clone(),
         Projection::Perspective(PerspectiveProjection { near: 1.0, far: 50_000.0, ..PerspectiveProjection::default() }),
-        // Lines only: no tone mapping, so no lookup tables to build in.
+        // No tone mapping, so no lookup tables to build in: the lines keep
+        // their colours and the toon-like materials need none.
         Tonemapping::None,
         orbit.transform(),
         orbit,
@@ -79,7 +100,16 @@ pub fn spawn_stage(commands: &mut Commands, target: RenderTarget, workspace: &Wo
         target,
     ));
     let clip = workspace.current().map(|open| open.handle.clone()).unwrap_or_default();
-    commands.spawn((ViewedRig, SklRig::new(workspace.rig_skeleton.clone()), AniPlayer::new(clip))).observe(log_event);
+    let meshes = RigMeshes(workspace.meshes.iter().map(|m| m.handle.clone()).collect());
+    commands
+        .spawn((ViewedRig, SklRig::new(workspace.rig_skeleton.clone()), AniPlayer::new(clip), meshes))
+        .observe(log_event);
+    // A key light from the front left above, and a soft fill everywhere.
+    commands.spawn((
+        DirectionalLight { illuminance: 6000.0, ..DirectionalLight::default() },
+        Transform::from_xyz(-200.0, 400.0, 300.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.insert_resource(GlobalAmbientLight { brightness: 600.0, ..GlobalAmbientLight::default() });
     let beside = Transform::from_translation(COMPARE_OFFSET);
     commands.spawn((
         ComparedRig,
@@ -97,15 +127,17 @@ fn log_event(event: On<AniEventFired>, mut view: ResMut<ViewState>) {
 /// Points the rigs at the current (and compared) animation and the
 /// skeleton when they change; the compared rig follows the viewed one's
 /// time.
-pub fn follow_workspace(
-    workspace: Res<Workspace>,
-    mut view: ResMut<ViewState>,
-    mut rigs: Query<(&mut SklRig, &mut AniPlayer, Has<ViewedRig>), ShownRigs>,
-) {
-    let time = rigs.iter().find(|(_, _, viewed)| *viewed).map(|(_, p, _)| p.time_ms());
-    for (mut rig, mut player, viewed) in &mut rigs {
+pub fn follow_workspace(workspace: Res<Workspace>, mut view: ResMut<ViewState>, mut rigs: Query<ShownRig, ShownRigs>) {
+    let time = rigs.iter().find(|(.., viewed)| *viewed).map(|(_, p, ..)| p.time_ms());
+    for (mut rig, mut player, meshes, viewed) in &mut rigs {
         if rig.skeleton != workspace.rig_skeleton {
             rig.skeleton = workspace.rig_skeleton.clone();
+        }
+        if let Some(mut meshes) = meshes {
+            let shown = workspace.meshes.iter().map(|m| &m.handle);
+            if !meshes.0.iter().eq(shown.clone()) {
+                meshes.0 = shown.cloned().collect();
+            }
         }
         let index = if viewed { Some(workspace.current) } else { view.compare };
         let clip = index.and_then(|i| workspace.animations.get(i)).map(|open| open.handle.clone()).unwrap_or_default();
@@ -149,7 +181,13 @@ pub fn bone_points(bones: &RigBones, transforms: &Query<&GlobalTransform>) -> Ve
 
 /// Joints as small spheres and links to their parents; the selected bone
 /// larger and in another colour.
-fn draw_bones(gizmos: &mut Gizmos, points: &[Vec3], parents: &[Option<usize>], selected: Option<usize>, color: Srgba) {
+fn draw_bones(
+    gizmos: &mut Gizmos<BoneGizmos>,
+    points: &[Vec3],
+    parents: &[Option<usize>],
+    selected: Option<usize>,
+    color: Srgba,
+) {
     for (bone, &at) in points.iter().enumerate() {
         let color = if Some(bone) == selected { SELECTED } else { color };
         if let Some(parent) = parents[bone] {
@@ -165,6 +203,7 @@ fn draw_bones(gizmos: &mut Gizmos, points: &[Vec3], parents: &[Option<usize>], s
 #[allow(clippy::too_many_arguments)]
 pub fn draw_stage(
     mut gizmos: Gizmos,
+    mut bone_gizmos: Gizmos<BoneGizmos>,
     workspace: Res<Workspace>,
     mut view: ResMut<ViewState>,
     skeletons: Res<Assets<SklSkeleton>>,
@@ -187,13 +226,13 @@ pub fn draw_stage(
         return;
     }
     let selected = view.selected.as_deref().and_then(|name| skeleton.rig.bone(name));
-    draw_bones(&mut gizmos, &points, &skeleton.rig.parents, selected, BONE);
+    draw_bones(&mut bone_gizmos, &points, &skeleton.rig.parents, selected, BONE);
     if view.compare.is_some()
         && let Some(bones) = compared.iter().next()
     {
         let beside = bone_points(bones, &transforms);
         if beside.len() == points.len() {
-            draw_bones(&mut gizmos, &beside, &skeleton.rig.parents, None, COMPARED);
+            draw_bones(&mut bone_gizmos, &beside, &skeleton.rig.parents, None, COMPARED);
         }
     }
     if view.show_path && path.len() > 1 {

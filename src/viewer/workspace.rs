@@ -15,17 +15,34 @@ use bevy::window::FileDragAndDrop;
 
 use crate::anim::{GuessedSkeleton, ParentRule, Rig, RootPath, guess_skeleton, root_path};
 use crate::check::{Finding, check_ani};
-use crate::format::{Animation, ModelConfig, Skeleton};
+use crate::format::{Animation, Dds, MaterialScript, Mesh, Skeleton};
+use crate::plugin::character::{CharacterStores, Io3dMesh};
 use crate::plugin::{AniClip, SklSkeleton};
+use crate::resource::{Character, Link};
 
-/// The sample opened when no file is given: the Biped walking, with the
-/// other bundled clips beside it.
-const BUNDLED_SKELETON: (&str, &[u8]) = ("biped.skl", include_bytes!("../../assets/biped.skl"));
+/// The sample opened when no file is given: the Biped character of
+/// `assets/resource` walking, with the other bundled clips beside it.
+const BUNDLED_SKELETON: (&str, &[u8]) = ("biped.skl", include_bytes!("../../assets/resource/skeleton/biped.skl"));
 const BUNDLED_ANIMATIONS: [(&str, &[u8]); 3] = [
-    ("biped_walk_4002.ani", include_bytes!("../../assets/biped_walk_4002.ani")),
-    ("biped_idle_4002.ani", include_bytes!("../../assets/biped_idle_4002.ani")),
-    ("biped_attack_4002.ani", include_bytes!("../../assets/biped_attack_4002.ani")),
+    ("biped_walk_4002.ani", include_bytes!("../../assets/resource/animation/biped_walk_4002.ani")),
+    ("biped_idle_4002.ani", include_bytes!("../../assets/resource/animation/biped_idle_4002.ani")),
+    ("biped_attack_4002.ani", include_bytes!("../../assets/resource/animation/biped_attack_4002.ani")),
 ];
+/// The bundled character's meshes: name, mesh and material script.
+const BUNDLED_MESHES: [(&str, &[u8], &[u8]); 2] = [
+    (
+        "biped_body",
+        include_bytes!("../../assets/resource/mesh/biped_body.msh"),
+        include_bytes!("../../assets/resource/material/biped_body.txt"),
+    ),
+    (
+        "biped_sword",
+        include_bytes!("../../assets/resource/mesh/biped_sword.msh"),
+        include_bytes!("../../assets/resource/material/biped_sword.txt"),
+    ),
+];
+/// The texture the bundled scripts name.
+const BUNDLED_TEXTURE: (&str, &[u8]) = ("biped.dds", include_bytes!("../../assets/resource/texture/biped.dds"));
 
 /// The bone whose path the viewer draws and measures.
 pub const ROOT_BONE: &str = "Bip01";
@@ -100,6 +117,19 @@ pub struct OpenAnimation {
     pub redo: Vec<Animation>,
 }
 
+/// A mesh drawn on the rig, from a model config (or the bundled sample).
+#[derive(Debug, Clone)]
+pub struct OpenMesh {
+    /// Its name, as the config lists it.
+    pub name: String,
+    /// Its asset, skinned to the viewed rig.
+    pub handle: Handle<Io3dMesh>,
+    /// What is wrong with it: a missing material script (the client then
+    /// does not draw it), textures that are missing or broken (they show a
+    /// checker).
+    pub findings: Vec<String>,
+}
+
 /// The open files and the skeleton the rig shows.
 #[derive(Resource, Debug, Default)]
 pub struct Workspace {
@@ -113,6 +143,8 @@ pub struct Workspace {
     pub guess: Option<GuessedSkeleton>,
     /// What the rig shows: the given skeleton or the guess.
     pub rig_skeleton: Handle<SklSkeleton>,
+    /// The meshes of the character opened last, drawn on the rig.
+    pub meshes: Vec<OpenMesh>,
     /// Files that could not be opened, and why (newest last).
     pub problems: Vec<String>,
 }
@@ -124,6 +156,8 @@ pub struct Stores<'w> {
     pub clips: ResMut<'w, Assets<AniClip>>,
     /// Skeletons.
     pub skeletons: ResMut<'w, Assets<SklSkeleton>>,
+    /// Meshes, their materials and textures.
+    pub character: CharacterStores<'w>,
 }
 
 impl Workspace {
@@ -138,6 +172,16 @@ impl Workspace {
         self.add_file(Origin::Bundled(name), bytes.to_vec(), stores);
         for (name, bytes) in BUNDLED_ANIMATIONS {
             self.add_file(Origin::Bundled(name), bytes.to_vec(), stores);
+        }
+        for (name, mesh, script) in BUNDLED_MESHES {
+            let read = |bytes: &[u8]| Mesh::from_bytes(bytes).map_err(|e| e.to_string());
+            let script = MaterialScript::parse(script).map_err(|e| e.to_string());
+            self.add_mesh(name, read(mesh), script, stores, |texture| {
+                let bundled = texture.eq_ignore_ascii_case(BUNDLED_TEXTURE.0);
+                let bytes =
+                    if bundled { Ok(BUNDLED_TEXTURE.1) } else { Err(format!("no bundled texture '{texture}'")) };
+                bytes.and_then(|b| Dds::from_bytes(b).map_err(|e| e.to_string()))
+            });
         }
         self.current = 0;
         self.refresh(stores);
@@ -161,7 +205,7 @@ impl Workspace {
     fn open_path(&mut self, path: &Path, stores: &mut Stores) {
         match std::fs::read(path) {
             Err(error) => self.problems.push(format!("{}: cannot read: {error}", path.display())),
-            Ok(bytes) if is_config(path, &bytes) => self.open_config(path, &bytes, stores),
+            Ok(bytes) if is_config(path, &bytes) => self.open_config(path, stores),
             Ok(bytes) => {
                 if let Some(at) = self.animations.iter().position(|a| a.file.origin.path() == Some(path)) {
                     self.current = at;
@@ -172,20 +216,56 @@ impl Workspace {
         }
     }
 
-    fn open_config(&mut self, path: &Path, bytes: &[u8], stores: &mut Stores) {
-        let config = match ModelConfig::parse(bytes) {
-            Ok(config) => config,
-            Err(error) => return self.problems.push(format!("{}: {error}", path.display())),
+    /// Opens a model config's skeleton and animations, found by the
+    /// client's folder rules, and draws its meshes on the rig in place of
+    /// the ones shown before.
+    fn open_config(&mut self, path: &Path, stores: &mut Stores) {
+        let character = match Character::load(path) {
+            Ok(character) => character,
+            Err(error) => return self.problems.push(error.to_string()),
         };
-        let folder = path.parent().unwrap_or(Path::new("."));
-        let named =
-            config.skeleton.iter().map(|n| (n, "Skeleton")).chain(config.animations.iter().map(|n| (n, "Animation")));
-        for (name, kind) in named {
-            match find_named(folder, name, kind) {
-                Some(found) => self.open_path(&found, stores),
-                None => self.problems.push(format!("{}: names '{name}', which is not found beside it", path.display())),
+        for link in character.skeleton.iter().map(|s| &s.link).chain(&character.animations) {
+            match &link.path {
+                Some(found) => self.open_path(found, stores),
+                None => self.problems.push(format!(
+                    "{}: names '{}', which is not in its {} folder",
+                    path.display(),
+                    link.name,
+                    link.kind.folder()
+                )),
             }
         }
+        self.meshes.clear();
+        for part in &character.meshes {
+            let script = part.material.value.clone();
+            self.add_mesh(part.name(), part.mesh.value.clone(), script, stores, |name| {
+                read_texture(&part.textures, name)
+            });
+        }
+    }
+
+    /// Adds a mesh to draw on the rig, or its problem when it did not read.
+    fn add_mesh(
+        &mut self,
+        name: &str,
+        mesh: Result<Mesh, String>,
+        script: Result<MaterialScript, String>,
+        stores: &mut Stores,
+        texture: impl FnMut(&str) -> Result<Dds, String>,
+    ) {
+        let mesh = match mesh {
+            Ok(mesh) => mesh,
+            Err(error) => return self.problems.push(format!("mesh '{name}': {error}")),
+        };
+        let mut findings = Vec::new();
+        if let Err(error) = &script {
+            findings.push(format!("material script: {error}; the client does not draw this mesh"));
+        }
+        let (handle, missing) = stores.character.add_mesh(name, mesh, script.ok(), texture);
+        findings.extend(
+            missing.into_iter().map(|(texture, why)| format!("texture '{texture}': {why}; shown as a checker")),
+        );
+        self.meshes.push(OpenMesh { name: name.to_owned(), handle, findings });
     }
 
     /// Reads a file's bytes into the workspace as an animation or the
@@ -296,6 +376,15 @@ impl Workspace {
     }
 }
 
+/// Reads a texture a material script names, from where the config's
+/// resource folder has it.
+fn read_texture(links: &[Link], name: &str) -> Result<Dds, String> {
+    let link = links.iter().find(|l| l.name.eq_ignore_ascii_case(name));
+    let path = link.and_then(|l| l.path.as_ref()).ok_or_else(|| format!("no texture file named '{name}'"))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    Dds::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn parse_skeleton(bytes: &[u8]) -> Result<Skeleton, String> {
     let skeleton = Skeleton::from_bytes(bytes).map_err(|e| e.to_string())?;
     Rig::new(&skeleton).map_err(|e| e.to_string())?;
@@ -305,14 +394,6 @@ fn parse_skeleton(bytes: &[u8]) -> Result<Skeleton, String> {
 fn is_config(path: &Path, bytes: &[u8]) -> bool {
     let magic = matches!(bytes.get(..4), Some(b"ANI\0" | b"SKL\0"));
     !magic && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))
-}
-
-/// A file a model config names: beside the config, or in the game's
-/// `Skeleton`/`Animation` folder next to or above it.
-fn find_named(folder: &Path, name: &str, kind: &str) -> Option<PathBuf> {
-    [folder.join(name), folder.join(kind).join(name), folder.join("..").join(kind).join(name)]
-        .into_iter()
-        .find(|p| p.is_file())
 }
 
 fn modified(path: &Path) -> Option<SystemTime> {

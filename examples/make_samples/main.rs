@@ -1,13 +1,18 @@
 //! Makes the bundled samples in `assets/` with this crate's own code: the
 //! standard Biped skeleton, and a walk (whose root moves forward), an idle
 //! and an attack with events, each saved as `.ani` versions 4000, 4001 and
-//! 4002, plus a model config naming them.
+//! 4002, plus a model config naming them; and the same Biped as a whole
+//! character in the game's `resource/` layout (`character.rs`): skeleton,
+//! the 4002 clips, a skinned body, a sword with trail points, their
+//! material scripts, a texture and a model config.
 //!
 //! Run it again after changing the motions:
 //! `cargo run --no-default-features --example make_samples [OUT_DIR]`
 
 use std::f32::consts::TAU;
 use std::path::Path;
+
+mod character;
 
 use bevy_io3d::anim::biped;
 use bevy_io3d::file::write_atomic;
@@ -208,4 +213,27 @@ fn main() {
         }
     }
     save(dir, "biped.txt", CONFIG.as_bytes());
+    save_character(&dir.join("resource"), &skeleton);
+}
+
+/// The sample character in the game's folders, under `root`.
+fn save_character(root: &Path, skeleton: &Skeleton) {
+    let folder = |name: &str| {
+        let path = root.join(name);
+        std::fs::create_dir_all(&path).expect("cannot create the resource folders");
+        path
+    };
+    save(&folder("skeleton"), "biped.skl", &skeleton.to_bytes().expect("the Biped is writable"));
+    for (name, mut animation) in [("walk", walk(skeleton)), ("idle", idle(skeleton)), ("attack", attack(skeleton))] {
+        animation.convert(AniVersion::V4002).expect("sample rotations are unit quaternions");
+        let bytes = animation.to_bytes().expect("samples are writable");
+        save(&folder("animation"), &format!("biped_{name}_4002.ani"), &bytes);
+    }
+    for (name, mesh) in [("biped_body", character::body(skeleton)), ("biped_sword", character::sword(skeleton))] {
+        save(&folder("mesh"), &format!("{name}.msh"), &mesh.to_bytes().expect("sample meshes are writable"));
+        save(&folder("material"), &format!("{name}.txt"), character::material_script("biped.dds").as_bytes());
+    }
+    save(&folder("texture"), "biped.dds", &character::texture().to_bytes());
+    let config = CONFIG.replace("#MESH_LIST\n", "#MESH_LIST\nbiped_body\nbiped_sword\n");
+    save(&folder("model/animodel"), "biped.txt", config.as_bytes());
 }

@@ -1,0 +1,194 @@
+//! `.msh`, `.cms` and model configs as Bevy assets, with their loaders.
+
+use bevy::asset::io::Reader;
+use bevy::asset::{Asset, AssetLoader, Handle, LoadContext, RenderAssetUsages};
+use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
+use bevy::reflect::TypePath;
+use thiserror::Error;
+
+use crate::format::{CmsError, Collision, ConfigError, ModelConfig, MshError, msh};
+use crate::plugin::assets::{AniClip, SklSkeleton};
+use crate::plugin::axes::Axes;
+use crate::resource::ResourceKind;
+
+use super::material::Io3dMaterial;
+use super::mesh::{submesh_meshes, triangles};
+use super::paths::linked_path;
+
+/// A mesh loaded from a `.msh`, with its material script.
+#[derive(Asset, TypePath, Debug, Clone)]
+pub struct Io3dMesh {
+    /// The mesh's name: its file name without the extension.
+    pub name: String,
+    /// The file's contents.
+    pub mesh: msh::Mesh,
+    /// One Bevy mesh a submesh record (sub-assets `Submesh0`, ...), `None`
+    /// for a submesh without faces ([`super::submesh_meshes`]).
+    pub parts: Vec<Option<Handle<Mesh>>>,
+    /// The script named after the mesh, from the resource folder's
+    /// `material` folder (or beside a mesh in no resource folder): submesh
+    /// i draws with its i-th material, and without one it is not drawn, as
+    /// in the client.
+    pub material: Handle<Io3dMaterial>,
+}
+
+/// A collision mesh loaded from a `.cms`, with a Bevy mesh of its
+/// triangles (sub-asset `Mesh`) to show it.
+#[derive(Asset, TypePath, Debug, Clone)]
+pub struct Io3dCollision {
+    /// The file's contents.
+    pub collision: Collision,
+    /// Its triangles in Bevy's axes, without normals.
+    pub mesh: Handle<Mesh>,
+}
+
+/// A model config loaded with every file it names.
+#[derive(Asset, TypePath, Debug, Clone)]
+pub struct Io3dModel {
+    /// What the config says.
+    pub config: ModelConfig,
+    /// `#SKELETON`.
+    pub skeleton: Option<Handle<SklSkeleton>>,
+    /// `#MESH_LIST`, in order.
+    pub meshes: Vec<Handle<Io3dMesh>>,
+    /// `#ANIMATION_LIST`: each name as written, with its clip.
+    pub animations: Vec<(String, Handle<AniClip>)>,
+}
+
+impl Io3dModel {
+    /// The clip the config lists under `name`, matched without case and
+    /// with or without `.ani`.
+    pub fn animation(&self, name: &str) -> Option<&Handle<AniClip>> {
+        let bare = |n: &str| {
+            let lower = n.to_ascii_lowercase();
+            lower.strip_suffix(".ani").map_or_else(|| lower.clone(), str::to_owned)
+        };
+        let wanted = bare(name);
+        self.animations.iter().find(|(listed, _)| bare(listed) == wanted).map(|(_, clip)| clip)
+    }
+}
+
+/// Why a `.msh`, `.cms` or model config did not load.
+#[derive(Debug, Error)]
+pub enum CharacterLoadError {
+    /// The file could not be read.
+    #[error("cannot read the file: {0}")]
+    Io(#[from] std::io::Error),
+    /// The bytes are not a `.msh` the client loads (with the byte offset).
+    #[error(transparent)]
+    Mesh(#[from] MshError),
+    /// The bytes are not a `.cms` the client loads (with the byte offset).
+    #[error(transparent)]
+    Collision(#[from] CmsError),
+    /// The config does not parse (with the line).
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
+async fn read_all(reader: &mut dyn Reader) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes).await?;
+    Ok(bytes)
+}
+
+/// Loads `.msh` files as [`Io3dMesh`]es in Bevy's axes, and their material
+/// scripts as dependencies.
+#[derive(Debug, Default, TypePath)]
+pub struct MshLoader;
+
+impl AssetLoader for MshLoader {
+    type Asset = Io3dMesh;
+    type Settings = ();
+    type Error = CharacterLoadError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _: &(),
+        context: &mut LoadContext<'_>,
+    ) -> Result<Io3dMesh, CharacterLoadError> {
+        let mesh = msh::Mesh::from_bytes(&read_all(reader).await?)?;
+        let parts = submesh_meshes(&mesh, Axes::EngineToBevy)
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| part.map(|part| context.add_labeled_asset(format!("Submesh{i}"), part)))
+            .collect();
+        let path = context.path().path();
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let script = linked_path(context.path(), ResourceKind::Mesh, ResourceKind::Material, &format!("{name}.txt"));
+        let material = context.load::<Io3dMaterial>(script);
+        Ok(Io3dMesh { name, mesh, parts, material })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["msh"]
+    }
+}
+
+/// Loads `.cms` files as [`Io3dCollision`]s in Bevy's axes.
+#[derive(Debug, Default, TypePath)]
+pub struct CmsLoader;
+
+impl AssetLoader for CmsLoader {
+    type Asset = Io3dCollision;
+    type Settings = ();
+    type Error = CharacterLoadError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _: &(),
+        context: &mut LoadContext<'_>,
+    ) -> Result<Io3dCollision, CharacterLoadError> {
+        let collision = Collision::from_bytes(&read_all(reader).await?)?;
+        let axes = Axes::EngineToBevy;
+        let positions: Vec<[f32; 3]> = collision.positions.iter().map(|&p| axes.position(p).to_array()).collect();
+        let indices = triangles(&collision.indices, positions.len());
+        let mesh = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+            .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+            .with_inserted_indices(Indices::U16(indices));
+        let mesh = context.add_labeled_asset("Mesh".to_owned(), mesh);
+        Ok(Io3dCollision { collision, mesh })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["cms"]
+    }
+}
+
+/// Loads model configs (`.txt`, the model folder's) as [`Io3dModel`]s,
+/// with the skeleton, meshes and animations they name as dependencies,
+/// found by the client's folder rules. Material scripts are `.txt` too:
+/// load configs as `Handle<Io3dModel>` so that Bevy picks this loader.
+#[derive(Debug, Default, TypePath)]
+pub struct ModelLoader;
+
+impl AssetLoader for ModelLoader {
+    type Asset = Io3dModel;
+    type Settings = ();
+    type Error = CharacterLoadError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _: &(),
+        context: &mut LoadContext<'_>,
+    ) -> Result<Io3dModel, CharacterLoadError> {
+        let config = ModelConfig::parse(&read_all(reader).await?)?;
+        let here = context.path().clone_owned();
+        let path = |kind, name: &str| linked_path(&here, ResourceKind::Model, kind, name);
+        let skeleton = config.skeleton.as_deref().map(|name| context.load(path(ResourceKind::Skeleton, name)));
+        let meshes =
+            config.meshes.iter().map(|name| context.load(path(ResourceKind::Mesh, &format!("{name}.msh")))).collect();
+        let animations = config
+            .animations
+            .iter()
+            .map(|name| (name.clone(), context.load(path(ResourceKind::Animation, name))))
+            .collect();
+        Ok(Io3dModel { config, skeleton, meshes, animations })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["txt"]
+    }
+}

@@ -1,0 +1,55 @@
+//! Whole characters (feature `characters`): `.msh` meshes, `.cms`
+//! collision meshes, material scripts, `.dds` textures and model configs as
+//! Bevy assets, and characters spawned from a config with every mesh
+//! skinned to the rig's bones as the client skins them.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`mesh`] | `.msh` to Bevy meshes (axes, winding, the client's weights) and inverse binds |
+//! | [`texture`] | `.dds` to images (BC on the GPU, or decoded on the CPU), checkers for missing ones |
+//! | [`material`] | material scripts to `StandardMaterial`s, and what is approximated |
+//! | [`paths`] | the client's folder rules on asset paths |
+//! | [`assets`] | the mesh, collision and model config assets and loaders |
+//! | [`direct`] | the same assets built from files a program reads itself |
+//! | [`spawn`] | [`Io3dCharacter`], [`RigMeshes`] (equipment) and the systems that skin them |
+
+pub mod assets;
+pub mod direct;
+pub mod material;
+pub mod mesh;
+pub mod paths;
+pub mod spawn;
+pub mod texture;
+
+pub use assets::{CharacterLoadError, CmsLoader, Io3dCollision, Io3dMesh, Io3dModel, ModelLoader, MshLoader};
+pub use direct::CharacterStores;
+pub use material::{Io3dMaterial, MaterialLoader, to_standard_material};
+pub use mesh::{inverse_bindposes, submesh_meshes};
+pub use spawn::{Io3dCharacter, MeshPart, RigMeshes};
+pub use texture::{DdsLoader, checker, to_image};
+
+use bevy::app::App;
+use bevy::asset::AssetApp;
+use bevy::image::{CompressedImageFormatSupport, CompressedImageFormats};
+
+/// Registers the character assets and types (from `Io3dPlugin::build`).
+pub(super) fn build(app: &mut App) {
+    app.init_asset::<Io3dMesh>()
+        .init_asset::<Io3dCollision>()
+        .init_asset::<Io3dMaterial>()
+        .init_asset::<Io3dModel>()
+        .register_asset_loader(MshLoader)
+        .register_asset_loader(CmsLoader)
+        .register_asset_loader(ModelLoader)
+        .register_type::<Io3dCharacter>()
+        .register_type::<RigMeshes>()
+        .register_type::<MeshPart>();
+}
+
+/// Registers the loaders that make images (from `Io3dPlugin::finish`,
+/// once the renderer has said which compressed formats the GPU takes).
+pub(super) fn finish(app: &mut App) {
+    let formats =
+        app.world().get_resource::<CompressedImageFormatSupport>().map_or(CompressedImageFormats::NONE, |s| s.0);
+    app.register_asset_loader(MaterialLoader { formats }).register_asset_loader(DdsLoader { formats });
+}

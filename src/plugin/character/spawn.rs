@@ -1,0 +1,231 @@
+//! Characters: a rig from a model config with its meshes skinned to the
+//! rig's bones, and meshes added to or taken from a live rig.
+
+use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
+use bevy::camera::visibility::{DynamicSkinnedMeshBounds, Visibility};
+use bevy::ecs::prelude::*;
+use bevy::log::warn;
+use bevy::mesh::Mesh3d;
+use bevy::mesh::skinning::{SkinnedMesh, SkinnedMeshInverseBindposes};
+use bevy::pbr::MeshMaterial3d;
+use bevy::reflect::{Reflect, std_traits::ReflectDefault};
+use bevy::transform::components::Transform;
+
+use crate::anim::MeshBinding;
+use crate::format::string::decode_text;
+use crate::plugin::assets::SklSkeleton;
+use crate::plugin::axes::Axes;
+use crate::plugin::player::AniPlayer;
+use crate::plugin::rig::{RigBones, SklRig};
+
+use super::assets::{Io3dMesh, Io3dModel};
+use super::material::Io3dMaterial;
+use super::mesh::inverse_bindposes;
+
+/// Put on an entity to make it the character a model config describes:
+/// once the config is loaded the entity gets the config's skeleton as a
+/// [`SklRig`], its meshes as [`RigMeshes`] and, unless it has one, an
+/// [`AniPlayer`] playing the first animation listed ([`Io3dModel::animation`]
+/// finds the others by name). Changing the handle or reloading the config
+/// dresses it again.
+///
+/// ```no_run
+/// # use bevy::prelude::*;
+/// # use bevy_io3d::prelude::*;
+/// fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+///     commands.spawn(Io3dCharacter::new(assets.load("resource/model/animodel/biped.txt")));
+/// }
+/// ```
+#[derive(Component, Debug, Clone, Default, Reflect)]
+#[reflect(Component, Default)]
+#[require(Transform, Visibility)]
+pub struct Io3dCharacter {
+    /// The model config.
+    pub model: Handle<Io3dModel>,
+}
+
+impl Io3dCharacter {
+    /// The character of a model config.
+    pub fn new(model: Handle<Io3dModel>) -> Self {
+        Self { model }
+    }
+}
+
+/// The meshes drawn on a rig ([`SklRig`]), skinned to its bones. Push or
+/// remove handles to add or take off equipment on a live character (a
+/// weapon is a mesh skinned to `Bip01 R Hand`): the rig's mesh entities
+/// are spawned again.
+#[derive(Component, Debug, Clone, Default, Reflect)]
+#[reflect(Component, Default)]
+#[require(Visibility)]
+pub struct RigMeshes(pub Vec<Handle<Io3dMesh>>);
+
+/// One drawn submesh of a rig's mesh: a child of the rig with `Mesh3d`,
+/// its material and, for skinned meshes, a `SkinnedMesh` on the rig's bones
+/// (with bounds that follow the joints, so an animated mesh is never
+/// culled by its bind-pose box).
+#[derive(Component, Debug, Clone, PartialEq, Reflect)]
+#[reflect(Component)]
+pub struct MeshPart {
+    /// The mesh.
+    pub mesh: AssetId<Io3dMesh>,
+    /// Its name ([`Io3dMesh::name`]), for events that show and hide meshes.
+    pub name: String,
+    /// The submesh record it draws.
+    pub submesh: usize,
+}
+
+/// The model a character was dressed from.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct DressedFrom(AssetId<Io3dModel>);
+
+/// The mesh entities spawned for a rig's [`RigMeshes`].
+#[derive(Component, Debug, Clone, Default)]
+pub struct SpawnedParts(Vec<Entity>);
+
+/// Gives characters their rig, meshes and player once their config is
+/// loaded, and again when it is reloaded or replaced.
+pub fn dress_characters(
+    mut commands: Commands,
+    mut changes: MessageReader<AssetEvent<Io3dModel>>,
+    models: Res<Assets<Io3dModel>>,
+    characters: Query<(Entity, &Io3dCharacter, Option<&DressedFrom>, Has<AniPlayer>)>,
+) {
+    let modified: Vec<_> = changes
+        .read()
+        .filter_map(|e| match e {
+            AssetEvent::Modified { id } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    for (entity, character, dressed, has_player) in &characters {
+        let id = character.model.id();
+        if dressed == Some(&DressedFrom(id)) && !modified.contains(&id) {
+            continue;
+        }
+        let Some(model) = models.get(id) else { continue };
+        let mut entity = commands.entity(entity);
+        entity.insert((RigMeshes(model.meshes.clone()), DressedFrom(id)));
+        if let Some(skeleton) = &model.skeleton {
+            entity.insert(SklRig::new(skeleton.clone()));
+        }
+        if let (false, Some((_, clip))) = (has_player, model.animations.first()) {
+            entity.insert(AniPlayer::new(clip.clone()));
+        }
+    }
+}
+
+/// The asset stores [`skin_meshes`] reads.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct MeshStores<'w> {
+    meshes: Res<'w, Assets<Io3dMesh>>,
+    materials: Res<'w, Assets<Io3dMaterial>>,
+    skeletons: Res<'w, Assets<SklSkeleton>>,
+    bindposes: ResMut<'w, Assets<SkinnedMeshInverseBindposes>>,
+}
+
+/// A rig with meshes to draw, its bones and what was spawned for them.
+type DressedRig =
+    (Entity, Ref<'static, RigMeshes>, &'static SklRig, Ref<'static, RigBones>, Option<&'static SpawnedParts>);
+
+/// Spawns the mesh entities of rigs whose meshes, bones, mesh files or
+/// material scripts changed (a mesh appears once it and its script are
+/// loaded).
+pub fn skin_meshes(
+    mut commands: Commands,
+    mut mesh_events: MessageReader<AssetEvent<Io3dMesh>>,
+    mut material_events: MessageReader<AssetEvent<Io3dMaterial>>,
+    mut stores: MeshStores,
+    rigs: Query<DressedRig>,
+) {
+    let touched_meshes: Vec<_> = mesh_events.read().map(event_id).collect();
+    let touched_materials: Vec<_> = material_events.read().map(event_id).collect();
+    for (entity, meshes, rig, bones, spawned) in &rigs {
+        let touched = meshes.0.iter().any(|h| {
+            touched_meshes.contains(&h.id())
+                || stores.meshes.get(h).is_some_and(|m| touched_materials.contains(&m.material.id()))
+        });
+        if spawned.is_some() && !touched && !meshes.is_changed() && !bones.is_changed() {
+            continue;
+        }
+        let Some(skeleton) = stores.skeletons.get(&rig.skeleton) else { continue };
+        let target = Target { entity, bones: &bones, skeleton, axes: rig.axes };
+        for &part in spawned.map_or(&[][..], |s| &s.0) {
+            commands.entity(part).despawn();
+        }
+        let parts = meshes
+            .0
+            .iter()
+            .filter_map(|h| stores.meshes.get(h).map(|mesh| (h.id(), mesh)))
+            .flat_map(|(id, mesh)| {
+                let parts = (&*stores.materials, &mut *stores.bindposes);
+                spawn_parts(&mut commands, parts, &target, id, mesh)
+            })
+            .collect();
+        commands.entity(entity).insert(SpawnedParts(parts));
+    }
+}
+
+fn event_id<A: bevy::asset::Asset>(event: &AssetEvent<A>) -> AssetId<A> {
+    match *event {
+        AssetEvent::Added { id }
+        | AssetEvent::Modified { id }
+        | AssetEvent::Removed { id }
+        | AssetEvent::Unused { id }
+        | AssetEvent::LoadedWithDependencies { id } => id,
+    }
+}
+
+/// The entities of one mesh's drawn submeshes: those with a material
+/// block in the mesh's script (the client draws no others).
+fn spawn_parts(
+    commands: &mut Commands,
+    (materials, bindposes): (&Assets<Io3dMaterial>, &mut Assets<SkinnedMeshInverseBindposes>),
+    target: &Target,
+    id: AssetId<Io3dMesh>,
+    mesh: &Io3dMesh,
+) -> Vec<Entity> {
+    let Target { entity: rig, bones, skeleton, axes } = *target;
+    let Some(material) = materials.get(&mesh.material) else { return Vec::new() };
+    let skin = mesh.mesh.weights.as_ref().filter(|_| mesh.mesh.is_skinned()).map(|weights| {
+        let binding = MeshBinding::new(weights, &skeleton.rig);
+        for (_, name) in &binding.unknown {
+            warn!(
+                "mesh '{}': bone '{}' is not in the skeleton; it follows the root, as in the client",
+                mesh.name,
+                decode_text(name.c_str())
+            );
+        }
+        let joints =
+            binding.palette.iter().chain([&0]).map(|&bone| bones.0.get(bone).copied().unwrap_or(rig)).collect();
+        let poses = bindposes.add(SkinnedMeshInverseBindposes::from(inverse_bindposes(&binding, &skeleton.rig, axes)));
+        SkinnedMesh { inverse_bindposes: poses, joints }
+    });
+    mesh.parts
+        .iter()
+        .zip(&material.materials)
+        .enumerate()
+        .filter_map(|(submesh, (part, standard))| Some((submesh, part.as_ref()?, standard)))
+        .map(|(submesh, part, standard)| {
+            // No `Name`: players bind named descendants as bones.
+            let tag = MeshPart { mesh: id, name: mesh.name.clone(), submesh };
+            let mut entity =
+                commands.spawn((tag, Mesh3d(part.clone()), MeshMaterial3d(standard.clone()), ChildOf(rig)));
+            if let Some(skin) = &skin {
+                entity.insert((skin.clone(), DynamicSkinnedMeshBounds));
+            }
+            entity.id()
+        })
+        .collect()
+}
+
+/// The rig a mesh is skinned to.
+#[derive(Clone, Copy)]
+struct Target<'a> {
+    entity: Entity,
+    bones: &'a RigBones,
+    skeleton: &'a SklSkeleton,
+    /// The rig's axes, for the inverse binds. Meshes load in
+    /// [`Axes::EngineToBevy`], the default rig axes.
+    axes: Axes,
+}
