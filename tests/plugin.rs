@@ -616,6 +616,15 @@ fn a_character_from_its_config_skins_as_the_client_does() {
     }
     assert!(worst <= SKIN_GAP, "skinned vertices {worst} units from the client's");
 
+    // Equipment: the sword comes off and goes back on a live character.
+    let sword = app.world().get::<RigMeshes>(character).unwrap().0[1].clone();
+    app.world_mut().get_mut::<RigMeshes>(character).unwrap().0.pop();
+    run_until(&mut app, "the sword to come off", |app| parts(app).len() == 1);
+    app.world_mut().get_mut::<RigMeshes>(character).unwrap().0.push(sword);
+    run_until(&mut app, "the sword to go back on", |app| parts(app).len() == 2);
+    let names: Vec<String> = parts(&mut app).into_iter().map(|(part, ..)| part.name).collect();
+    assert!(names.contains(&"biped_sword".to_owned()), "{names:?}");
+
     fn client_skin(mesh: &MshMesh, rig: &Rig, world: &[bevy_io3d::anim::BonePose]) -> Vec<Vec3> {
         let binding = MeshBinding::new(mesh.weights.as_ref().unwrap(), rig);
         let root = bevy_io3d::anim::skin::bone_matrix(rig, world, 0);

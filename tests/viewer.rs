@@ -67,6 +67,24 @@ impl Picture {
     }
 }
 
+impl Picture {
+    /// The bounding box of the stage's clear colour (a dark blue-grey,
+    /// unlike egui's neutral greys), as a share of the picture.
+    fn stage_share(&self) -> f64 {
+        let mut bounds = [usize::MAX, usize::MAX, 0, 0];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let [r, g, b] = self.rgb(x, y).map(i32::from);
+                if r < 45 && b - r >= 5 && b > g {
+                    bounds = [bounds[0].min(x), bounds[1].min(y), bounds[2].max(x), bounds[3].max(y)];
+                }
+            }
+        }
+        let [left, top, right, bottom] = bounds;
+        ((right + 1).saturating_sub(left) * (bottom + 1).saturating_sub(top)) as f64 / (self.width * self.height) as f64
+    }
+}
+
 /// Runs the viewer, killing it (and failing the test) if it has not
 /// exited within three minutes: a capture must never hang a batch job.
 fn viewer(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
@@ -133,6 +151,19 @@ fn the_bundled_character_is_drawn_textured_and_walks() {
     }
     let differing = pictures[0].pixels.iter().zip(&pictures[1].pixels).filter(|(a, b)| a != b).count();
     assert!(differing > 3000, "0 ms and 500 ms differ in only {differing} bytes");
+}
+
+/// At the smallest size the panels shrink and leave the stage over half
+/// of the window; `--panels none` leaves it all of it.
+#[test]
+fn the_stage_keeps_half_the_window_at_640x360_and_all_of_it_without_panels() {
+    let dir = tempfile::tempdir().unwrap();
+    for (panels, least) in [("all", 0.5), ("none", 0.97)] {
+        let png = dir.path().join(format!("{panels}.png"));
+        assert_success(&viewer(&[&"--screenshot", &png, &"--size", &"640x360", &"--panels", &panels]));
+        let share = Picture::read(&png).stage_share();
+        assert!(share >= least, "--panels {panels}: the stage takes {share:.2} of the window");
+    }
 }
 
 #[test]

@@ -31,6 +31,19 @@ struct Args {
     /// Show bone names from the start.
     #[arg(long)]
     names: bool,
+    /// Which panels to show at the start: `all`, or `none` for the stage
+    /// alone (Tab toggles them).
+    #[arg(long, value_enum, default_value = "all")]
+    panels: Panels,
+}
+
+/// The choices of `--panels`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Panels {
+    /// Files, bones and timeline around the stage.
+    All,
+    /// The stage alone.
+    None,
 }
 
 fn parse_size(text: &str) -> Result<UVec2, String> {
@@ -51,5 +64,6 @@ fn main() -> AppExit {
         window: args.window,
         size: args.size,
         names: args.names,
+        hide_panels: args.panels == Panels::None,
     })
 }

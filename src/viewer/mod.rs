@@ -12,6 +12,7 @@
 //! |---|---|
 //! | [`workspace`] | open files, their facts and findings, reloading, drag and drop |
 //! | [`stage`] | cameras, the rig, gizmos: grid, bones, root path |
+//! | [`character`] | the meshes: toggles, events that hide them, control points |
 //! | [`camera`] | orbit, pan, zoom, framing |
 //! | [`ui`] | the egui panels: files, bones, timeline, root motion, overlay |
 //! | [`capture`] | the screenshot button and `--screenshot` captures |
@@ -19,6 +20,7 @@
 
 pub mod camera;
 pub mod capture;
+pub mod character;
 pub mod editing;
 pub mod stage;
 pub mod ui;
@@ -60,6 +62,9 @@ pub struct ViewerOptions {
     pub size: UVec2,
     /// Show bone names from the start.
     pub names: bool,
+    /// Start with the panels hidden, for a picture of the stage alone
+    /// (Tab toggles them).
+    pub hide_panels: bool,
 }
 
 /// Runs the viewer until its window closes or its capture is written.
@@ -92,7 +97,11 @@ pub fn app(options: ViewerOptions) -> App {
         // egui draws through its own camera above the 3D one.
         .insert_resource(EguiGlobalSettings { auto_create_primary_context: false, ..EguiGlobalSettings::default() })
         .init_resource::<Workspace>()
-        .insert_resource(view::ViewState { show_names: options.names, ..view::ViewState::default() })
+        .insert_resource(view::ViewState {
+            show_names: options.names,
+            panels: !options.hide_panels,
+            ..view::ViewState::default()
+        })
         .init_resource::<ui::FreeSpace>()
         .init_resource::<ReloadTimer>()
         .add_systems(Startup, setup(options.clone(), offscreen))
@@ -102,13 +111,14 @@ pub fn app(options: ViewerOptions) -> App {
                 workspace::reload_files,
                 workspace::open_dropped,
                 stage::follow_workspace,
+                character::show_meshes,
                 camera::orbit_with_mouse,
                 camera::apply_orbit,
                 stage::fit_viewport,
             )
                 .chain(),
         )
-        .add_systems(PostUpdate, stage::draw_stage.after(TransformSystems::Propagate))
+        .add_systems(PostUpdate, (stage::draw_stage, character::draw_control_points).after(TransformSystems::Propagate))
         .add_systems(
             EguiPrimaryContextPass,
             (

@@ -6,6 +6,7 @@ use std::f32::consts::FRAC_PI_2;
 use bevy::app::App;
 use bevy::asset::Assets;
 use bevy::asset::Handle;
+use bevy::camera::primitives::Aabb;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{
     Camera, Camera2d, Camera3d, CameraOutputMode, ClearColorConfig, PerspectiveProjection, Projection, RenderTarget,
@@ -26,7 +27,7 @@ use bevy_egui::PrimaryEguiContext;
 use super::camera::{Orbit, viewport};
 use super::view::ViewState;
 use super::workspace::Workspace;
-use crate::plugin::character::RigMeshes;
+use crate::plugin::character::{MeshPart, RigMeshes};
 use crate::plugin::{AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
 
 /// The entity that plays the current animation on the current skeleton.
@@ -140,10 +141,15 @@ pub fn follow_workspace(workspace: Res<Workspace>, mut view: ResMut<ViewState>, 
             }
         }
         let index = if viewed { Some(workspace.current) } else { view.compare };
-        let clip = index.and_then(|i| workspace.animations.get(i)).map(|open| open.handle.clone()).unwrap_or_default();
+        let clip = index.and_then(|i| workspace.animations.get(i)).map(|open| open.handle.clone());
+        // In the bind pose nothing plays: the rig holds its rest pose.
+        let clip = clip.filter(|_| !view.bind_pose).unwrap_or_default();
         if player.clip != clip {
             player.clip = clip;
             view.frame_requested |= viewed;
+            if viewed {
+                view.hidden_meshes = Default::default();
+            }
         }
         // The compared clip follows the viewed one's playhead, when shown.
         if !viewed
@@ -211,6 +217,7 @@ pub fn draw_stage(
     compared: Query<&RigBones, With<ComparedRig>>,
     transforms: Query<&GlobalTransform>,
     mut cameras: Query<(&mut Orbit, &Projection), With<StageCamera>>,
+    mesh_bounds: Query<(&Aabb, &GlobalTransform), With<MeshPart>>,
 ) {
     let points = rigs.iter().next().map(|bones| bone_points(bones, &transforms)).unwrap_or_default();
     let path: Vec<Vec3> = workspace
@@ -226,7 +233,9 @@ pub fn draw_stage(
         return;
     }
     let selected = view.selected.as_deref().and_then(|name| skeleton.rig.bone(name));
-    draw_bones(&mut bone_gizmos, &points, &skeleton.rig.parents, selected, BONE);
+    if view.show_bones {
+        draw_bones(&mut bone_gizmos, &points, &skeleton.rig.parents, selected, BONE);
+    }
     if view.compare.is_some()
         && let Some(bones) = compared.iter().next()
     {
@@ -247,7 +256,12 @@ pub fn draw_stage(
                 Projection::Perspective(p) => p.fov,
                 _ => 0.8,
             };
-            if orbit.frame(points.iter().copied().chain(path.iter().copied()), fov) {
+            // Meshes reach past the bones (the head above its joint).
+            let corners = mesh_bounds.iter().flat_map(|(aabb, at)| {
+                let (min, max) = (Vec3::from(aabb.min()), Vec3::from(aabb.max()));
+                [at.transform_point(min), at.transform_point(max)]
+            });
+            if orbit.frame(points.iter().copied().chain(path.iter().copied()).chain(corners), fov) {
                 view.frame_requested = false;
             }
         }

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use bevy::ecs::prelude::*;
 use bevy::math::Rect;
 
+use super::character::HiddenMeshes;
 use super::ui::mixer::MixDraft;
 
 /// The most events the log keeps.
@@ -16,12 +17,23 @@ pub struct ViewState {
     /// The selected bone, by its name's bytes as the files store it (a C
     /// string), so that names in any encoding select.
     pub selected: Option<Vec<u8>>,
+    /// Show the panels and the menu bar (Tab hides them all).
+    pub panels: bool,
     /// Draw every bone's name in 3D.
     pub show_names: bool,
     /// Key ticks of every track on the timeline, not only the selected one.
     pub all_ticks: bool,
     /// Draw the root's path on the ground.
     pub show_path: bool,
+    /// Draw the character's meshes.
+    pub show_mesh: bool,
+    /// Draw the bones.
+    pub show_bones: bool,
+    /// Hold the rig in the skeleton's rest pose, the pose its meshes are
+    /// bound in, instead of playing.
+    pub bind_pose: bool,
+    /// Meshes the clip's events have hidden.
+    pub hidden_meshes: HiddenMeshes,
     /// Frame the rig on the next frame its bones are posed.
     pub frame_requested: bool,
     /// Events as they fired, newest last.
@@ -64,9 +76,14 @@ impl Default for ViewState {
     fn default() -> Self {
         Self {
             selected: None,
+            panels: true,
             show_names: false,
             all_ticks: false,
             show_path: true,
+            show_mesh: true,
+            show_bones: true,
+            bind_pose: false,
+            hidden_meshes: HiddenMeshes::default(),
             frame_requested: true,
             event_log: VecDeque::new(),
             stage_rect: None,

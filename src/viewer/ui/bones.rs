@@ -5,7 +5,7 @@ use bevy::ecs::prelude::*;
 use bevy::math::EulerRot;
 use bevy_egui::{EguiContexts, egui};
 
-use super::{FreeSpace, edit, in_free_space, vec3_text};
+use super::{FreeSpace, edit, in_free_space, side_size, vec3_text};
 use crate::anim::{Clip, Hints, Rig};
 use crate::format::Animation;
 use crate::format::string::decode_text;
@@ -24,9 +24,13 @@ pub fn bones_panel(
     players: Query<&AniPlayer, With<ViewedRig>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
+    if !view.panels {
+        return Ok(());
+    }
     let time_ms = players.iter().next().map_or(0.0, |p| p.time_ms() as f32);
+    let (width, most) = (side_size(&ctx, false, 260.0), side_size(&ctx, false, 500.0));
     in_free_space(&ctx, &mut free, "bones", |ui| {
-        egui::Panel::right("bones").default_size(260.0).show(ui, |ui| {
+        egui::Panel::right("bones").default_size(width).max_size(most).show(ui, |ui| {
             ui.heading("Bones");
             let Some(rig) = stores.skeletons.get(&workspace.rig_skeleton).map(|s| s.rig.clone()) else {
                 ui.label("No skeleton yet.");

@@ -8,7 +8,7 @@ use bevy::ecs::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use egui_file::FileDialog;
 
-use super::{FreeSpace, edit, in_free_space, motion};
+use super::{FreeSpace, edit, in_free_space, motion, side_size};
 use crate::check::Severity;
 use crate::plugin::{AniBinding, AniPlayer};
 use crate::viewer::stage::ViewedRig;
@@ -31,11 +31,15 @@ pub fn files_panel(
     players: Query<(&AniPlayer, &AniBinding), With<ViewedRig>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
+    if !view.panels {
+        return Ok(());
+    }
     let player = players.iter().next();
     let mut open: Vec<PathBuf> = Vec::new();
     let mut switch_to = None;
     in_free_space(&ctx, &mut free, "files", |ui| {
-        egui::Panel::left("files").default_size(300.0).show(ui, |ui| {
+        let (width, most) = (side_size(&ctx, true, 300.0), side_size(&ctx, true, 600.0));
+        egui::Panel::left("files").default_size(width).max_size(most).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.horizontal(|ui| {
                     ui.heading("Animations");
@@ -51,6 +55,7 @@ pub fn files_panel(
                     facts(ui, current);
                 }
                 skeleton_facts(ui, &workspace);
+                mesh_facts(ui, &workspace, &stores);
                 if let (Some(current), Some((player, binding))) = (workspace.current(), player) {
                     findings(ui, current, binding);
                     motion::root_motion(ui, current, player.time_ms());
@@ -142,6 +147,27 @@ fn skeleton_facts(ui: &mut egui::Ui, workspace: &Workspace) {
             ui.label("No skeleton.");
         }
     }
+}
+
+/// The character's meshes: size, control points and what is wrong with
+/// them (a missing script, missing textures).
+fn mesh_facts(ui: &mut egui::Ui, workspace: &Workspace, stores: &Stores) {
+    if workspace.meshes.is_empty() {
+        return;
+    }
+    egui::CollapsingHeader::new(format!("Meshes ({})", workspace.meshes.len())).default_open(true).show(ui, |ui| {
+        for open in &workspace.meshes {
+            let facts = stores.character.meshes.get(&open.handle).map(|m| {
+                let points = m.mesh.control_points.len();
+                let points = if points > 0 { format!(", {points} control points") } else { String::new() };
+                format!(": {} vertices, {} faces{points}", m.mesh.positions.len(), m.mesh.face_count())
+            });
+            ui.label(format!("{}{}", open.name, facts.unwrap_or_default()));
+            for finding in &open.findings {
+                ui.colored_label(egui::Color32::from_rgb(240, 200, 90), format!("  {finding}"));
+            }
+        }
+    });
 }
 
 fn findings(ui: &mut egui::Ui, open: &OpenAnimation, binding: &AniBinding) {

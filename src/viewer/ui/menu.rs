@@ -41,6 +41,9 @@ pub fn menu_bar(
     let rig = stores.skeletons.get(&workspace.rig_skeleton).map(|s| s.rig.clone());
     undo_keys(&ctx, &mut workspace, &mut stores);
     in_free_space(&ctx, &mut free, "menu", |ui| {
+        if !view.panels {
+            return;
+        }
         egui::Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
                 ui.menu_button("File", |ui| file_menu(ui, &mut workspace, &mut stores, &mut state));

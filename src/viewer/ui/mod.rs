@@ -14,6 +14,8 @@ pub mod timeline;
 use bevy::ecs::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+use super::view::ViewState;
+
 /// The part of the screen no panel has taken yet this frame.
 #[derive(Resource, Debug, Clone, Copy)]
 pub struct FreeSpace(pub egui::Rect);
@@ -24,9 +26,34 @@ impl Default for FreeSpace {
     }
 }
 
-/// Starts the frame's layout with the whole screen free.
-pub fn begin_layout(mut contexts: EguiContexts, mut free: ResMut<FreeSpace>) -> Result {
-    free.0 = contexts.ctx_mut()?.content_rect();
+/// The most of the window's width the left and the right panel may
+/// take, and of its height the menu bar and the timeline: the 3D stage
+/// keeps at least 0.7 x 0.74, over half of the window, at any size.
+const LEFT_SHARE: f32 = 0.16;
+const RIGHT_SHARE: f32 = 0.14;
+const BOTTOM_SHARE: f32 = 0.26;
+
+/// How wide a side panel may be: its share of the window, never below
+/// the 90 points a column of short text needs; a window too small for that
+/// is covered by the stage's share first.
+pub fn side_size(ctx: &egui::Context, left: bool, wanted: f32) -> f32 {
+    let share = if left { LEFT_SHARE } else { RIGHT_SHARE };
+    wanted.min((ctx.content_rect().width() * share).max(90.0)).round()
+}
+
+/// How tall the timeline may be, below the menu bar's share.
+pub fn bottom_size(ctx: &egui::Context, wanted: f32) -> f32 {
+    wanted.min(ctx.content_rect().height() * BOTTOM_SHARE - 24.0).max(60.0).round()
+}
+
+/// Starts the frame's layout with the whole screen free; the panel key
+/// (Tab) shows or hides every panel and the menu bar.
+pub fn begin_layout(mut contexts: EguiContexts, mut free: ResMut<FreeSpace>, mut view: ResMut<ViewState>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    free.0 = ctx.content_rect();
+    if !ctx.egui_wants_keyboard_input() && ctx.input(|i| i.key_pressed(egui::Key::Tab)) {
+        view.panels = !view.panels;
+    }
     Ok(())
 }
 

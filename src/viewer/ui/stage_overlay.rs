@@ -35,17 +35,20 @@ pub fn stage_overlay(
     let painter =
         ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("stage"))).with_clip_rect(rect);
     let text = egui::Color32::from_gray(200);
-    let mut notice = String::from("drag: orbit · right drag: pan · wheel: zoom · F: frame");
+    let mut notice = String::from("drag: orbit · right drag: pan · wheel: zoom · F: frame · Tab: panels");
     if let Some(summary) = workspace.guess_summary() {
         notice = format!("{summary}\n{notice}");
     }
-    painter.text(
-        rect.left_top() + egui::vec2(8.0, 6.0),
-        egui::Align2::LEFT_TOP,
-        notice,
-        egui::FontId::proportional(12.0),
-        text,
-    );
+    // With the panels hidden the stage stands alone, without the notice.
+    if view.panels {
+        painter.text(
+            rect.left_top() + egui::vec2(8.0, 6.0),
+            egui::Align2::LEFT_TOP,
+            notice,
+            egui::FontId::proportional(12.0),
+            text,
+        );
+    }
     let Ok((camera, camera_transform)) = cameras.single() else { return Ok(()) };
     let Some(rig) = rigs.iter().next() else { return Ok(()) };
     let points = bone_points(rig, &transforms);

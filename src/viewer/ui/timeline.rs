@@ -5,7 +5,7 @@
 use bevy::ecs::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-use super::{FreeSpace, in_free_space};
+use super::{FreeSpace, bottom_size, in_free_space};
 use crate::anim::RepeatMode;
 use crate::format::Animation;
 use crate::plugin::AniPlayer;
@@ -110,18 +110,26 @@ pub fn timeline_panel(
     let total_ms = animation.total_ms;
     let mut actions = keyboard(&ctx, &mut view);
     let mut moved = None;
+    let (height, most) = (bottom_size(&ctx, 190.0), bottom_size(&ctx, 600.0));
+    // With the panels hidden (Tab) the shortcuts still work.
     in_free_space(&ctx, &mut free, "timeline", |ui| {
-        egui::Panel::bottom("timeline").default_size(190.0).show(ui, |ui| {
-            controls(ui, &mut player, &mut view, total_ms, &mut actions);
-            match timeline(ui, animation, &ticks, player.time_ms()) {
-                Some(StripInput::Seek(t)) => actions.push(Action::Seek(t)),
-                Some(StripInput::MoveEvent(i, t)) => moved = Some((i, t)),
-                None => {}
-            }
-            egui::CollapsingHeader::new("Mixer: clips over this one, as the game blends them").show(ui, |ui| {
-                super::mixer::mixer(ui, &mut player, &workspace.animations, &mut view.mix);
+        if !view.panels {
+            return;
+        }
+        egui::Panel::bottom("timeline").default_size(height).max_size(most).show(ui, |ui| {
+            // A short window scrolls the timeline rather than the stage.
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                controls(ui, &mut player, &mut view, total_ms, &mut actions);
+                match timeline(ui, animation, &ticks, player.time_ms()) {
+                    Some(StripInput::Seek(t)) => actions.push(Action::Seek(t)),
+                    Some(StripInput::MoveEvent(i, t)) => moved = Some((i, t)),
+                    None => {}
+                }
+                egui::CollapsingHeader::new("Mixer: clips over this one, as the game blends them").show(ui, |ui| {
+                    super::mixer::mixer(ui, &mut player, &workspace.animations, &mut view.mix);
+                });
+                event_log(ui, &view);
             });
-            event_log(ui, &view);
         });
     });
     for action in actions {
@@ -195,6 +203,10 @@ fn controls(ui: &mut egui::Ui, player: &mut AniPlayer, view: &mut ViewState, tot
         ui.checkbox(&mut view.all_ticks, "ticks of all tracks");
         ui.checkbox(&mut view.show_names, "bone names");
         ui.checkbox(&mut view.show_path, "root path");
+        ui.checkbox(&mut view.show_mesh, "mesh");
+        ui.checkbox(&mut view.show_bones, "bones");
+        ui.checkbox(&mut view.bind_pose, "bind pose")
+            .on_hover_text("The skeleton's rest pose, which the meshes are bound in");
         if ui.button("Frame (F)").clicked() {
             view.frame_requested = true;
         }

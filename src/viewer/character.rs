@@ -1,0 +1,172 @@
+//! The character's meshes on the stage: shown or hidden by the toggles and
+//! by the clip's events, and their control points drawn.
+
+use bevy::asset::Assets;
+use bevy::camera::visibility::Visibility;
+use bevy::color::Srgba;
+use bevy::ecs::prelude::*;
+use bevy::gizmos::gizmos::Gizmos;
+use bevy::math::{Isometry3d, Mat4, Vec3};
+use bevy::transform::components::GlobalTransform;
+
+use super::stage::{BoneGizmos, ViewedRig};
+use super::view::ViewState;
+use crate::format::{EventKind, msh};
+use crate::plugin::character::{Io3dMesh, MeshPart};
+use crate::plugin::{AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
+
+const TRAIL: Srgba = Srgba::rgb(1.0, 0.35, 0.75);
+
+/// Meshes hidden by the clip's events.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HiddenMeshes {
+    /// Meshes hidden by `hide_mesh`, by name (lower case), with whether the
+    /// event said `restore` (shown again when the clip ends).
+    pub meshes: Vec<(String, bool)>,
+    /// `hide_weapon` was the last weapon event.
+    pub weapon: bool,
+}
+
+impl HiddenMeshes {
+    /// Applies a `show_mesh`, `hide_mesh`, `show_weapon` or `hide_weapon`
+    /// event; others change nothing.
+    pub fn apply(&mut self, kind: EventKind, sub_info: &str) {
+        let mut words = sub_info.split_whitespace();
+        let name = words.next().map(mesh_key).unwrap_or_default();
+        let restore = words.any(|w| w.eq_ignore_ascii_case("restore"));
+        match kind {
+            EventKind::HideMesh => {
+                self.meshes.retain(|(n, _)| *n != name);
+                self.meshes.push((name, restore));
+            }
+            EventKind::ShowMesh => self.meshes.retain(|(n, _)| *n != name),
+            EventKind::HideWeapon => self.weapon = true,
+            EventKind::ShowWeapon => self.weapon = false,
+            _ => {}
+        }
+    }
+
+    /// The clip ended or was left: meshes hidden with `restore` come back.
+    pub fn restore(&mut self) {
+        self.meshes.retain(|(_, restore)| !restore);
+    }
+
+    fn hides(&self, part: &MeshPart, mesh: Option<&Io3dMesh>) -> bool {
+        self.meshes.iter().any(|(n, _)| *n == mesh_key(&part.name))
+            || (self.weapon && mesh.is_some_and(|m| is_weapon(&m.mesh)))
+    }
+}
+
+/// A mesh name as events and configs match it: no case, no `.msh`.
+fn mesh_key(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    lower.strip_suffix(".msh").map_or_else(|| lower.clone(), str::to_owned)
+}
+
+/// The viewer's guess at a weapon, which the game knows from its item
+/// tables: a mesh skinned only to hands and forearms, as weapons are.
+fn is_weapon(mesh: &msh::Mesh) -> bool {
+    mesh.weights.as_ref().is_some_and(|w| {
+        let palette = w.palette();
+        !palette.is_empty()
+            && palette.iter().all(|name| {
+                let name = String::from_utf8_lossy(name.c_str()).to_ascii_lowercase();
+                name.ends_with("hand") || name.ends_with("forearm")
+            })
+    })
+}
+
+/// Follows the mesh events the viewed rig fires.
+pub fn follow_mesh_events(event: On<AniEventFired>, mut view: ResMut<ViewState>) {
+    view.hidden_meshes.apply(event.event_kind, &event.sub_info);
+}
+
+/// Shows the viewed rig's meshes unless the mesh toggle is off or an
+/// event hid them; meshes hidden with `restore` come back when the clip
+/// starts over.
+pub fn show_meshes(
+    mut view: ResMut<ViewState>,
+    meshes: Res<Assets<Io3dMesh>>,
+    mut parts: Query<(&MeshPart, &ChildOf, &mut Visibility)>,
+    viewed: Query<&AniPlayer, With<ViewedRig>>,
+    mut last_ms: Local<f64>,
+) {
+    if let Some(player) = viewed.iter().next() {
+        if player.time_ms() < *last_ms {
+            view.hidden_meshes.restore();
+        }
+        *last_ms = player.time_ms();
+    }
+    for (part, parent, mut visibility) in &mut parts {
+        if !viewed.contains(parent.parent()) {
+            continue;
+        }
+        let shown = view.show_mesh && !view.hidden_meshes.hides(part, meshes.get(part.mesh));
+        let wanted = if shown { Visibility::Inherited } else { Visibility::Hidden };
+        visibility.set_if_neq(wanted);
+    }
+}
+
+/// Draws each control point where its bone carries it (a vertex of weight
+/// 1), and each `trailstart_N`-`trailend_N` pair as the span the weapon
+/// trail sweeps.
+pub fn draw_control_points(
+    mut gizmos: Gizmos<BoneGizmos>,
+    meshes: Res<Assets<Io3dMesh>>,
+    skeletons: Res<Assets<SklSkeleton>>,
+    parts: Query<(&MeshPart, &ChildOf)>,
+    rigs: Query<(&SklRig, &RigBones), With<ViewedRig>>,
+    transforms: Query<&GlobalTransform>,
+) {
+    for (part, parent) in &parts {
+        let Ok((rig, bones)) = rigs.get(parent.parent()) else { continue };
+        let (Some(mesh), Some(skeleton)) = (meshes.get(part.mesh), skeletons.get(&rig.skeleton)) else { continue };
+        if part.submesh != 0 || mesh.mesh.control_points.is_empty() {
+            continue;
+        }
+        let placed: Vec<(String, Vec3)> = mesh
+            .mesh
+            .control_points
+            .iter()
+            .filter_map(|point| {
+                let bone = skeleton.rig.bone(point.bone.c_str())?;
+                let world = transforms.get(*bones.0.get(bone)?).ok()?.to_matrix();
+                let inverse = skeleton.rig.inverse_binds[bone];
+                let bind = Mat4::from_rotation_translation(
+                    rig.axes.rotation(inverse.rotation),
+                    rig.axes.position(inverse.position),
+                );
+                let at = (world * bind).transform_point3(Axes::EngineToBevy.position(point.point));
+                Some((String::from_utf8_lossy(point.kind.c_str()).into_owned(), at))
+            })
+            .collect();
+        for (kind, at) in &placed {
+            gizmos.sphere(Isometry3d::from_translation(*at), 1.2, TRAIL).resolution(6);
+            if let Some(index) = kind.strip_prefix("trailstart_")
+                && let Some((_, end)) = placed.iter().find(|(k, _)| k.strip_prefix("trailend_") == Some(index))
+            {
+                gizmos.line(*at, *end, TRAIL);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_hide_and_restore_meshes_by_name() {
+        let mut hidden = HiddenMeshes::default();
+        hidden.apply(EventKind::HideMesh, "Cape.msh restore");
+        hidden.apply(EventKind::HideMesh, "helmet");
+        let part = |name: &str| MeshPart { mesh: Default::default(), name: name.into(), submesh: 0 };
+        assert!(hidden.hides(&part("cape"), None) && hidden.hides(&part("HELMET"), None));
+        hidden.restore();
+        assert!(!hidden.hides(&part("cape"), None) && hidden.hides(&part("helmet"), None));
+        hidden.apply(EventKind::ShowMesh, "Helmet");
+        assert_eq!(hidden, HiddenMeshes::default());
+        hidden.apply(EventKind::HideWeapon, "");
+        assert!(hidden.weapon);
+    }
+}
