@@ -305,8 +305,13 @@ impl Resolver<'_> {
     }
 
     fn mesh(&self, name: &str) -> CharacterMesh {
-        let mesh =
-            self.read(ResourceKind::Mesh, &format!("{name}.msh"), |b| Mesh::from_bytes(b).map_err(|e| e.to_string()));
+        let mesh = self.read(ResourceKind::Mesh, &format!("{name}.msh"), parse_mesh);
+        self.dress(mesh, name)
+    }
+
+    /// A mesh with the material script named after it and the textures the
+    /// script names.
+    fn dress(&self, mesh: Linked<Mesh>, name: &str) -> CharacterMesh {
         let material = self.read(ResourceKind::Material, &format!("{name}.txt"), |b| {
             MaterialScript::parse(b).map_err(|e| e.to_string())
         });
@@ -318,6 +323,26 @@ impl Resolver<'_> {
         }
         let textures = names.into_iter().map(|n| self.link(ResourceKind::Texture, n)).collect();
         CharacterMesh { mesh, material, textures }
+    }
+}
+
+fn parse_mesh(bytes: &[u8]) -> Result<Mesh, String> {
+    Mesh::from_bytes(bytes).map_err(|e| e.to_string())
+}
+
+impl CharacterMesh {
+    /// A mesh file on its own, to put on a character (equipment), with the
+    /// material script and textures the client finds for it: in the kind
+    /// folders of the resource folder it lies in, or beside it.
+    pub fn load(path: &Path) -> Self {
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let resolver =
+            Resolver { beside: path.parent().unwrap_or(Path::new(".")), folder: ResourceFolder::around(path) };
+        let value = std::fs::read(path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))
+            .and_then(|bytes| parse_mesh(&bytes).map_err(|e| format!("{}: {e}", path.display())));
+        let link = Link { name: format!("{name}.msh"), kind: ResourceKind::Mesh, path: Some(path.to_path_buf()) };
+        resolver.dress(Linked { link, value }, &name)
     }
 }
 

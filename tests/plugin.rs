@@ -128,6 +128,7 @@ const SLERP_GAP: (f32, f32) = (0.2, 0.2);
 /// gap ([`CLIENT_GAP`]) carried out to the vertices, which sit up to 14
 /// units off their bones. Measured on the bundled walk: 0.82 units from the
 /// client's skinning, 0.22 from exact geometry (unit rotations).
+#[cfg(feature = "characters")]
 const SKIN_GAP: f32 = 1.0;
 
 fn assert_pose_eq(bevy: &[(Vec3, Quat)], expected: &[bevy_io3d::anim::BonePose], bound: (f32, f32), what: &str) {

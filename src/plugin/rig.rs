@@ -1,6 +1,6 @@
 //! Rigs: bone entities spawned from a skeleton asset.
 
-use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
+use bevy::asset::{Asset, AssetEvent, AssetId, Assets, Handle};
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
 use bevy::reflect::{Reflect, std_traits::ReflectDefault};
@@ -58,13 +58,7 @@ pub fn spawn_rigs(
     skeletons: Res<Assets<SklSkeleton>>,
     rigs: Query<(Entity, &SklRig, Option<&RigBones>, Option<&RigSource>)>,
 ) {
-    let changed: Vec<_> = changes
-        .read()
-        .filter_map(|e| match e {
-            AssetEvent::Modified { id } => Some(*id),
-            _ => None,
-        })
-        .collect();
+    let changed = modified(&mut changes);
     for (entity, rig, bones, source) in &rigs {
         let wanted = RigSource(rig.skeleton.id(), rig.axes);
         let stale = changed.contains(&rig.skeleton.id()) || source != Some(&wanted);
@@ -78,6 +72,17 @@ pub fn spawn_rigs(
         let spawned = spawn_bones(&mut commands, entity, skeleton, rig.axes);
         commands.entity(entity).insert((RigBones(spawned), wanted));
     }
+}
+
+/// The assets whose files changed (reloaded) since the reader last read.
+pub(crate) fn modified<A: Asset>(changes: &mut MessageReader<AssetEvent<A>>) -> Vec<AssetId<A>> {
+    changes
+        .read()
+        .filter_map(|e| match e {
+            AssetEvent::Modified { id } => Some(*id),
+            _ => None,
+        })
+        .collect()
 }
 
 fn spawn_bones(commands: &mut Commands, rig: Entity, skeleton: &SklSkeleton, axes: Axes) -> Vec<Entity> {

@@ -177,27 +177,16 @@ impl Workspace {
 
 #[cfg(test)]
 mod tests {
-    use bevy::asset::Assets;
     use bevy::ecs::system::SystemState;
-    use bevy::ecs::world::World;
     use glam::{Quat, Vec3};
 
     use super::*;
     use crate::check::Severity;
     use crate::format::Event;
-    use crate::plugin::SklSkeleton;
-    use crate::plugin::character::{Io3dMaterial, Io3dMesh};
 
     #[test]
     fn an_edited_file_saves_atomically_checks_clean_and_reads_back_as_shown() {
-        let mut world = World::new();
-        world.insert_resource(Assets::<AniClip>::default());
-        world.insert_resource(Assets::<SklSkeleton>::default());
-        world.insert_resource(Assets::<Io3dMesh>::default());
-        world.insert_resource(Assets::<Io3dMaterial>::default());
-        world.insert_resource(Assets::<bevy::mesh::Mesh>::default());
-        world.insert_resource(Assets::<bevy::pbr::StandardMaterial>::default());
-        world.insert_resource(Assets::<bevy::image::Image>::default());
+        let mut world = crate::viewer::workspace::tests::stores_world();
         let mut state: SystemState<Stores> = SystemState::new(&mut world);
         let mut stores = state.get_mut(&mut world).expect("the asset stores");
         let mut workspace = Workspace::default();

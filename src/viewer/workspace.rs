@@ -18,7 +18,7 @@ use crate::check::{Finding, check_ani};
 use crate::format::{Animation, Dds, MaterialScript, Mesh, Skeleton};
 use crate::plugin::character::{CharacterStores, Io3dMesh};
 use crate::plugin::{AniClip, SklSkeleton};
-use crate::resource::{Character, Link};
+use crate::resource::{Character, CharacterMesh, Link};
 
 /// The sample opened when no file is given: the Biped character of
 /// `assets/resource` walking, with the other bundled clips beside it.
@@ -244,6 +244,19 @@ impl Workspace {
         }
     }
 
+    /// Puts a `.msh` on the character, with the material script and
+    /// textures the client would find for it; returns what happened.
+    pub fn attach_mesh(&mut self, path: &Path, stores: &mut Stores) -> String {
+        let part = CharacterMesh::load(path);
+        let (name, before) = (part.name().to_owned(), self.problems.len());
+        let script = part.material.value.clone();
+        self.add_mesh(&name, part.mesh.value.clone(), script, stores, |texture| read_texture(&part.textures, texture));
+        match self.problems.get(before) {
+            Some(problem) => problem.clone(),
+            None => format!("attached {name}"),
+        }
+    }
+
     /// Adds a mesh to draw on the rig, or its problem when it did not read.
     fn add_mesh(
         &mut self,
@@ -451,5 +464,47 @@ pub fn open_dropped(mut drops: MessageReader<FileDragAndDrop>, mut workspace: Re
         .collect();
     if !paths.is_empty() {
         workspace.open(&paths, &mut stores);
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use bevy::ecs::system::SystemState;
+
+    use super::*;
+    use crate::plugin::character::Io3dMaterial;
+
+    /// A world holding every store the workspace fills.
+    pub(crate) fn stores_world() -> World {
+        let mut world = World::new();
+        world.insert_resource(Assets::<AniClip>::default());
+        world.insert_resource(Assets::<SklSkeleton>::default());
+        world.insert_resource(Assets::<Io3dMesh>::default());
+        world.insert_resource(Assets::<Io3dMaterial>::default());
+        world.insert_resource(Assets::<bevy::mesh::Mesh>::default());
+        world.insert_resource(Assets::<bevy::pbr::StandardMaterial>::default());
+        world.insert_resource(Assets::<bevy::image::Image>::default());
+        world
+    }
+
+    #[test]
+    fn a_mesh_attached_from_a_resource_folder_brings_its_script_and_texture() {
+        let mut world = stores_world();
+        let mut state: SystemState<Stores> = SystemState::new(&mut world);
+        let mut stores = state.get_mut(&mut world).expect("the asset stores");
+        let mut workspace = Workspace::default();
+        workspace.open_bundled(&mut stores);
+        assert_eq!(workspace.meshes.len(), 2);
+        let sword = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource/mesh/biped_sword.msh");
+        assert_eq!(workspace.attach_mesh(&sword, &mut stores), "attached biped_sword");
+        let attached = workspace.meshes.last().unwrap();
+        assert_eq!(attached.findings, Vec::<String>::new());
+        let material = &stores.character.meshes.get(&attached.handle).unwrap().material;
+        let material = stores.character.materials.get(material).unwrap();
+        assert_eq!(material.materials.len(), 1);
+        assert!(material.missing_textures.is_empty());
+        let message = workspace.attach_mesh(Path::new("/no/such/axe.msh"), &mut stores);
+        assert!(message.contains("axe.msh") && message.contains("cannot read"), "{message}");
+        assert_eq!(workspace.meshes.len(), 3);
     }
 }

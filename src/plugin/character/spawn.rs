@@ -16,7 +16,7 @@ use crate::format::string::decode_text;
 use crate::plugin::assets::SklSkeleton;
 use crate::plugin::axes::Axes;
 use crate::plugin::player::AniPlayer;
-use crate::plugin::rig::{RigBones, SklRig};
+use crate::plugin::rig::{RigBones, SklRig, modified};
 
 use super::assets::{Io3dMesh, Io3dModel};
 use super::material::Io3dMaterial;
@@ -91,13 +91,7 @@ pub fn dress_characters(
     models: Res<Assets<Io3dModel>>,
     characters: Query<(Entity, &Io3dCharacter, Option<&DressedFrom>, Has<AniPlayer>)>,
 ) {
-    let modified: Vec<_> = changes
-        .read()
-        .filter_map(|e| match e {
-            AssetEvent::Modified { id } => Some(*id),
-            _ => None,
-        })
-        .collect();
+    let modified = modified(&mut changes);
     for (entity, character, dressed, has_player) in &characters {
         let id = character.model.id();
         if dressed == Some(&DressedFrom(id)) && !modified.contains(&id) {

@@ -22,6 +22,7 @@ use crate::viewer::workspace::{Stores, Workspace};
 pub struct MenuState {
     save_dialog: Option<(FileDialog, AniVersion)>,
     map_dialog: Option<FileDialog>,
+    attach_dialog: Option<FileDialog>,
     trim: (i32, i32),
     step_ms: i32,
     message: Option<String>,
@@ -97,6 +98,16 @@ fn undo_keys(ctx: &egui::Context, workspace: &mut Workspace, stores: &mut Stores
 }
 
 fn file_menu(ui: &mut egui::Ui, workspace: &mut Workspace, stores: &mut Stores, state: &mut MenuState) {
+    if ui
+        .button("Attach mesh…")
+        .on_hover_text("Put a .msh on the character, skinned to its bones (a weapon, a costume)")
+        .clicked()
+    {
+        let mut dialog = FileDialog::open_file().title("Attach a mesh");
+        dialog.open();
+        state.attach_dialog = Some(dialog);
+    }
+    ui.separator();
     let Some(current) = workspace.current() else {
         ui.label("No animation open.");
         return;
@@ -208,6 +219,15 @@ fn dialogs(ctx: &egui::Context, workspace: &mut Workspace, stores: &mut Stores, 
         state.save_dialog = None;
         if let Some(path) = path {
             state.message = Some(save(workspace, stores, &path, version));
+        }
+    }
+    if let Some(dialog) = &mut state.attach_dialog
+        && dialog.show(ctx).selected()
+    {
+        let path: Option<PathBuf> = dialog.path().map(|p| p.to_owned());
+        state.attach_dialog = None;
+        if let Some(path) = path {
+            state.message = Some(workspace.attach_mesh(&path, stores));
         }
     }
     if let Some(dialog) = &mut state.map_dialog
