@@ -11,6 +11,13 @@
 //! 250 until a frame no longer fits in 16.7 ms, to find the largest N that
 //! holds 60 frames a second. (Without `--no-default-features` the viewer's
 //! renderer is built in release too, for nothing.)
+//!
+//! `--meshes` (with `--features characters`) dresses every character in
+//! four skinned meshes, the bundled body three times and its sword (1,788
+//! vertices, 52 bones), with bounds that follow the joints: the frame then
+//! also updates those bounds and the meshes' visibility and transforms.
+//! Drawing is not measured (no renderer runs): this is the main world's
+//! CPU work, as a game's is before its render world extracts.
 
 use std::time::{Duration, Instant};
 
@@ -22,6 +29,11 @@ use bevy_io3d::plugin::{AniClip, AniEventFired, AniPlayer, Io3dPlugin, SklRig, S
 
 #[path = "../benches/common/mod.rs"]
 mod common;
+
+#[cfg(feature = "characters")]
+#[path = "make_samples/character.rs"]
+#[allow(dead_code)]
+mod character;
 
 const FRAME_BUDGET: Duration = Duration::from_micros(16_667);
 const FRAMES: usize = 300;
@@ -53,7 +65,27 @@ fn change_states(mut frame: Local<usize>, clips: Res<Clips>, mut players: Query<
     }
 }
 
-fn app(characters: usize) -> App {
+/// Makes the meshes every character wears (see the module docs).
+#[cfg(feature = "characters")]
+fn wardrobe(app: &mut App, skeleton: &bevy_io3d::format::Skeleton) -> bevy_io3d::plugin::character::RigMeshes {
+    use bevy::ecs::system::SystemState;
+    use bevy_io3d::format::MaterialScript;
+    use bevy_io3d::plugin::character::CharacterStores;
+    app.add_plugins((
+        bevy::mesh::MeshPlugin,
+        bevy::image::ImagePlugin::default(),
+        bevy::camera::visibility::VisibilityPlugin,
+    ))
+    .init_asset::<StandardMaterial>();
+    let mut state: SystemState<CharacterStores> = SystemState::new(app.world_mut());
+    let mut stores = state.get_mut(app.world_mut()).expect("the mesh stores");
+    let script = MaterialScript::parse(b"material Body\n{\n technique\n {\n  pass\n  {\n  }\n }\n}\n").ok();
+    let mut add = |name: &str, mesh| stores.add_mesh(name, mesh, script.clone(), |_| Err("none".into())).0;
+    let (body, sword) = (add("body", character::body(skeleton)), add("sword", character::sword(skeleton)));
+    bevy_io3d::plugin::character::RigMeshes(vec![body.clone(), body.clone(), body, sword])
+}
+
+fn app(characters: usize, meshes: bool) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()))
         .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_BUDGET))
@@ -72,6 +104,10 @@ fn app(characters: usize) -> App {
         })
         .collect();
     let attack = common::long_clip(&skeleton, 20, 1.5);
+    #[cfg(feature = "characters")]
+    let wardrobe = meshes.then(|| wardrobe(&mut app, &skeleton));
+    #[cfg(not(feature = "characters"))]
+    assert!(!meshes, "--meshes needs --features characters");
     let skeleton = app.world_mut().resource_mut::<Assets<SklSkeleton>>().add(SklSkeleton { skeleton, rig });
     let mut add = |animation| app.world_mut().resource_mut::<Assets<AniClip>>().add(AniClip::new(animation));
     let clips = Clips(add(walk), add(attack));
@@ -80,18 +116,30 @@ fn app(characters: usize) -> App {
         player.play_loop(clips.0.clone(), Loop::default());
         player.seek((i * 37 % 20_000) as f64);
         let place = Transform::from_xyz((i % 50) as f32 * 100.0, 0.0, (i / 50) as f32 * 100.0);
-        app.world_mut().spawn((SklRig::new(skeleton.clone()), player, place));
+        let mut character = app.world_mut().spawn((SklRig::new(skeleton.clone()), player, place));
+        #[cfg(feature = "characters")]
+        if let Some(wardrobe) = &wardrobe {
+            character.insert(wardrobe.clone());
+        }
+        #[cfg(not(feature = "characters"))]
+        let _ = &mut character;
     }
     app.insert_resource(clips);
-    // Spawn the bones and bind the players before measuring.
+    // Spawn the bones and meshes and bind the players before measuring.
     app.update();
     app.update();
+    app.update();
+    #[cfg(feature = "characters")]
+    if let Some(wardrobe) = &wardrobe {
+        let mut parts = app.world_mut().query::<&bevy_io3d::plugin::character::MeshPart>();
+        assert_eq!(parts.iter(app.world()).count(), characters * wardrobe.0.len(), "every mesh is on");
+    }
     app
 }
 
 /// Mean and 99th percentile frame time for `characters`.
-fn measure(characters: usize) -> (Duration, Duration, u64) {
-    let mut app = app(characters);
+fn measure(characters: usize, meshes: bool) -> (Duration, Duration, u64) {
+    let mut app = app(characters, meshes);
     let mut times: Vec<Duration> = (0..FRAMES)
         .map(|_| {
             let start = Instant::now();
@@ -104,8 +152,8 @@ fn measure(characters: usize) -> (Duration, Duration, u64) {
     (mean, times[FRAMES * 99 / 100], app.world().resource::<EventsFired>().0)
 }
 
-fn report(characters: usize) -> bool {
-    let (mean, p99, events) = measure(characters);
+fn report(characters: usize, meshes: bool) -> bool {
+    let (mean, p99, events) = measure(characters, meshes);
     let fits = p99 <= FRAME_BUDGET;
     println!(
         "{characters:>6} characters: mean {:>6.2} ms, p99 {:>6.2} ms, {events} events in {FRAMES} frames  {}",
@@ -117,21 +165,24 @@ fn report(characters: usize) -> bool {
 }
 
 fn main() {
-    match std::env::args().nth(1).map(|n| n.parse::<usize>()) {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let meshes = args.iter().any(|a| a == "--meshes");
+    args.retain(|a| a != "--meshes");
+    match args.first().map(|n| n.parse::<usize>()) {
         Some(Ok(characters)) => {
-            report(characters);
+            report(characters, meshes);
         }
-        Some(Err(_)) => eprintln!("usage: stress [CHARACTERS]"),
+        Some(Err(_)) => eprintln!("usage: stress [--meshes] [CHARACTERS]"),
         None => {
             // Double until a frame misses the budget, then halve the gap.
             let (mut low, mut high) = (0, 250);
-            while report(high) {
+            while report(high, meshes) {
                 low = high;
                 high *= 2;
             }
             while high - low > high / 16 {
                 let middle = (low + high) / 2;
-                if report(middle) { low = middle } else { high = middle }
+                if report(middle, meshes) { low = middle } else { high = middle }
             }
             println!("largest N that holds 60 fps here: about {low}");
         }
