@@ -31,6 +31,9 @@ struct Args {
     /// Show bone names from the start.
     #[arg(long)]
     names: bool,
+    /// Select this bone from the start (its vertices tinted by weight).
+    #[arg(long, value_name = "BONE")]
+    select: Option<String>,
     /// Which panels to show at the start: `all`, or `none` for the stage
     /// alone (Tab toggles them).
     #[arg(long, value_enum, default_value = "all")]
@@ -65,5 +68,6 @@ fn main() -> AppExit {
         size: args.size,
         names: args.names,
         hide_panels: args.panels == Panels::None,
+        select: args.select,
     })
 }

@@ -1,5 +1,6 @@
 //! The character's meshes on the stage: shown or hidden by the toggles and
-//! by the clip's events, and their control points drawn.
+//! by the clip's events, tinted by the selected bone's weights, and their
+//! control points drawn.
 
 use bevy::asset::Assets;
 use bevy::camera::visibility::Visibility;
@@ -7,10 +8,12 @@ use bevy::color::Srgba;
 use bevy::ecs::prelude::*;
 use bevy::gizmos::gizmos::Gizmos;
 use bevy::math::{Isometry3d, Mat4, Vec3};
+use bevy::mesh::{Mesh, Mesh3d};
 use bevy::transform::components::GlobalTransform;
 
 use super::stage::{BoneGizmos, ViewedRig};
 use super::view::ViewState;
+use crate::anim::MeshBinding;
 use crate::format::{EventKind, msh};
 use crate::plugin::character::{Io3dMesh, MeshPart};
 use crate::plugin::{AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
@@ -151,9 +154,67 @@ pub fn draw_control_points(
     }
 }
 
+/// Tints the viewed rig's meshes by the selected bone's weight, from
+/// white (not moved by it) to red (moved by it alone), through vertex
+/// colours; no selection, no tint. Redone when the selection or the meshes
+/// change.
+pub fn tint_by_weight(
+    view: Res<ViewState>,
+    sources: Res<Assets<Io3dMesh>>,
+    skeletons: Res<Assets<SklSkeleton>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    parts: Query<(Entity, &MeshPart, &Mesh3d, &ChildOf)>,
+    rigs: Query<&SklRig, With<ViewedRig>>,
+    mut shown: Local<(Option<Vec<u8>>, Vec<Entity>)>,
+) {
+    let entities: Vec<Entity> = parts.iter().map(|(entity, ..)| entity).collect();
+    if shown.0 == view.selected && shown.1 == entities {
+        return;
+    }
+    *shown = (view.selected.clone(), entities);
+    for (_, part, mesh, parent) in &parts {
+        let Ok(rig) = rigs.get(parent.parent()) else { continue };
+        let (Some(source), Some(skeleton)) = (sources.get(part.mesh), skeletons.get(&rig.skeleton)) else { continue };
+        let Some(mut mesh) = meshes.get_mut(&mesh.0) else { continue };
+        let bone = view.selected.as_deref().and_then(|name| skeleton.rig.bone(name));
+        match (bone, source.mesh.weights.as_ref().filter(|_| source.mesh.is_skinned())) {
+            (Some(bone), Some(weights)) => {
+                let weight =
+                    bone_weights(weights, &MeshBinding::new(weights, &skeleton.rig), bone, source.mesh.positions.len());
+                let colours: Vec<[f32; 4]> =
+                    weight.into_iter().map(|w| [1.0, 1.0 - 0.8 * w, 1.0 - 0.8 * w, 1.0]).collect();
+                mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, colours);
+            }
+            _ => {
+                mesh.remove_attribute(Mesh::ATTRIBUTE_COLOR);
+            }
+        }
+    }
+}
+
+/// How much `bone` moves each of `count` vertices, by the client's rules:
+/// the leading positive weights whose palette entry is the bone (an index
+/// past the palette drives the root, bone 0).
+fn bone_weights(weights: &msh::Weights, binding: &MeshBinding, bone: usize, count: usize) -> Vec<f32> {
+    let bone_of = |index: i64| usize::try_from(index).ok().and_then(|i| binding.palette.get(i).copied()).unwrap_or(0);
+    (0..count).map(|v| weights.influences(v).filter(|&(i, _)| bone_of(i) == bone).map(|(_, w)| w).sum()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bone_weights_follow_the_palette_and_the_clients_rules() {
+        let weights = msh::Weights {
+            names: Vec::new(),
+            weights: vec![[0.25, 0.75, 0.0, 0.0], [1.0, 0.0, 0.5, 0.0], [0.5, 0.5, 0.0, 0.0]],
+            bones: vec![[0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 1.0, 0.0], [7.0, 1.0, 0.0, 0.0]],
+        };
+        let binding = MeshBinding { palette: vec![0, 5], unknown: Vec::new() };
+        assert_eq!(bone_weights(&weights, &binding, 5, 3), [0.75, 1.0, 0.5], "the weight after a zero one is not used");
+        assert_eq!(bone_weights(&weights, &binding, 0, 3), [0.25, 0.0, 0.5], "index 7 is past the palette: the root");
+    }
 
     #[test]
     fn events_hide_and_restore_meshes_by_name() {

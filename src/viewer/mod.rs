@@ -12,7 +12,7 @@
 //! |---|---|
 //! | [`workspace`] | open files, their facts and findings, reloading, drag and drop |
 //! | [`stage`] | cameras, the rig, gizmos: grid, bones, root path |
-//! | [`character`] | the meshes: toggles, events that hide them, control points |
+//! | [`character`] | the meshes: toggles, events that hide them, weight tint, control points |
 //! | [`camera`] | orbit, pan, zoom, framing |
 //! | [`ui`] | the egui panels: files, bones, timeline, root motion, overlay |
 //! | [`capture`] | the screenshot button and `--screenshot` captures |
@@ -65,6 +65,8 @@ pub struct ViewerOptions {
     /// Start with the panels hidden, for a picture of the stage alone
     /// (Tab toggles them).
     pub hide_panels: bool,
+    /// Start with this bone selected.
+    pub select: Option<String>,
 }
 
 /// Runs the viewer until its window closes or its capture is written.
@@ -100,6 +102,7 @@ pub fn app(options: ViewerOptions) -> App {
         .insert_resource(view::ViewState {
             show_names: options.names,
             panels: !options.hide_panels,
+            selected: options.select.as_ref().map(|name| name.as_bytes().to_vec()),
             ..view::ViewState::default()
         })
         .init_resource::<ui::FreeSpace>()
@@ -112,6 +115,7 @@ pub fn app(options: ViewerOptions) -> App {
                 workspace::open_dropped,
                 stage::follow_workspace,
                 character::show_meshes,
+                character::tint_by_weight,
                 camera::orbit_with_mouse,
                 camera::apply_orbit,
                 stage::fit_viewport,
