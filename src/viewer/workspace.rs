@@ -18,7 +18,7 @@ use crate::check::{Finding, check_ani};
 use crate::format::{Animation, Dds, MaterialScript, Mesh, Skeleton};
 use crate::plugin::character::{CharacterStores, Io3dMesh};
 use crate::plugin::{AniClip, SklSkeleton};
-use crate::resource::{Character, CharacterMesh, Link};
+use crate::resource::{Character, CharacterMesh, Link, ResourceFolder, ResourceKind};
 
 /// The sample opened when no file is given: the Biped character of
 /// `assets/resource` walking, with the other bundled clips beside it.
@@ -145,6 +145,9 @@ pub struct Workspace {
     pub rig_skeleton: Handle<SklSkeleton>,
     /// The meshes of the character opened last, drawn on the rig.
     pub meshes: Vec<OpenMesh>,
+    /// The model configs of the resource folder opened last, to pick a
+    /// character from.
+    pub characters: Vec<PathBuf>,
     /// Files that could not be opened, and why (newest last).
     pub problems: Vec<String>,
 }
@@ -241,6 +244,22 @@ impl Workspace {
             self.add_mesh(part.name(), part.mesh.value.clone(), script, stores, |name| {
                 read_texture(&part.textures, name)
             });
+        }
+    }
+
+    /// Opens a resource folder (or a folder inside one): lists its model
+    /// configs in [`Self::characters`], to pick one from.
+    pub fn open_folder(&mut self, path: &Path) {
+        let Some(folder) = ResourceFolder::around(path) else {
+            return self.problems.push(format!("{}: not in a resource folder (no model, mesh, animation, ... folder)", path.display()));
+        };
+        self.characters = folder
+            .files(ResourceKind::Model)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")))
+            .collect();
+        if self.characters.is_empty() {
+            self.problems.push(format!("{}: its model folder holds no configs", folder.root.display()));
         }
     }
 
@@ -488,7 +507,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_mesh_attached_from_a_resource_folder_brings_its_script_and_texture() {
+    fn a_resource_folder_lists_its_characters_and_an_attached_mesh_brings_its_script_and_texture() {
         let mut world = stores_world();
         let mut state: SystemState<Stores> = SystemState::new(&mut world);
         let mut stores = state.get_mut(&mut world).expect("the asset stores");
@@ -503,6 +522,9 @@ pub(crate) mod tests {
         let material = stores.character.materials.get(material).unwrap();
         assert_eq!(material.materials.len(), 1);
         assert!(material.missing_textures.is_empty());
+        workspace.open_folder(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource/mesh"));
+        let configs: Vec<_> = workspace.characters.iter().map(|p| p.file_name().unwrap().to_owned()).collect();
+        assert_eq!(configs, ["biped.txt"]);
         let message = workspace.attach_mesh(Path::new("/no/such/axe.msh"), &mut stores);
         assert!(message.contains("axe.msh") && message.contains("cannot read"), "{message}");
         assert_eq!(workspace.meshes.len(), 3);

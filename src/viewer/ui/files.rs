@@ -15,10 +15,10 @@ use crate::viewer::stage::ViewedRig;
 use crate::viewer::view::ViewState;
 use crate::viewer::workspace::{OpenAnimation, Stores, Workspace};
 
-/// The file browser, while open. It is drawn with egui, so it needs no
-/// desktop services.
+/// The file browser, while open, and whether it picks a folder. It is
+/// drawn with egui, so it needs no desktop services.
 #[derive(Default)]
-pub struct OpenDialog(Option<FileDialog>);
+pub struct OpenDialog(Option<(FileDialog, bool)>);
 
 /// Draws the left panel.
 pub fn files_panel(
@@ -46,9 +46,17 @@ pub fn files_panel(
                     if ui.button("Open…").on_hover_text("Open .ani, .skl or a model config .txt").clicked() {
                         let mut browser = FileDialog::open_file().title("Open a file");
                         browser.open();
-                        dialog.0 = Some(browser);
+                        dialog.0 = Some((browser, false));
+                    }
+                    if ui.button("Folder…").on_hover_text("Open a resource folder and pick a character").clicked() {
+                        let mut browser = FileDialog::select_folder().title("Open a resource folder");
+                        browser.open();
+                        dialog.0 = Some((browser, true));
                     }
                 });
+                if let Some(config) = character_list(ui, &workspace) {
+                    open.push(config);
+                }
                 switch_to = animation_list(ui, &workspace);
                 ui.separator();
                 if let Some(current) = workspace.current() {
@@ -67,10 +75,13 @@ pub fn files_panel(
             });
         });
     });
-    if let Some(browser) = &mut dialog.0
+    if let Some((browser, folder)) = &mut dialog.0
         && browser.show(&ctx).selected()
     {
-        open.extend(browser.path().map(|p| p.to_owned()));
+        match (browser.path().map(|p| p.to_owned()), *folder) {
+            (Some(path), true) => workspace.open_folder(&path),
+            (path, _) => open.extend(path),
+        }
         dialog.0 = None;
     }
     if let Some(index) = switch_to {
@@ -81,6 +92,26 @@ pub fn files_panel(
         workspace.open(&open, &mut stores);
     }
     Ok(())
+}
+
+/// The characters of the open resource folder; returns the config
+/// clicked, which opens with its skeleton, animations and meshes.
+fn character_list(ui: &mut egui::Ui, workspace: &Workspace) -> Option<PathBuf> {
+    if workspace.characters.is_empty() {
+        return None;
+    }
+    let mut clicked = None;
+    egui::CollapsingHeader::new(format!("Characters ({})", workspace.characters.len())).default_open(true).show(ui, |ui| {
+        egui::ScrollArea::vertical().id_salt("characters").max_height(160.0).show(ui, |ui| {
+            for config in &workspace.characters {
+                let name = config.file_stem().map_or_else(|| config.display().to_string(), |n| n.to_string_lossy().into());
+                if ui.selectable_label(false, name).on_hover_text(config.display().to_string()).clicked() {
+                    clicked = Some(config.clone());
+                }
+            }
+        });
+    });
+    clicked
 }
 
 /// The list of open animations; returns the one clicked.
