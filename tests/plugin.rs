@@ -632,3 +632,52 @@ fn a_character_from_its_config_skins_as_the_client_does() {
         skin(mesh, &binding.matrices(rig, world), root).positions
     }
 }
+
+/// Editing a mesh file of a live character reloads it through the asset
+/// server and the character wears the new version; a `.cms` loads as a
+/// collision mesh with its triangles turned to Bevy's winding.
+#[cfg(feature = "characters")]
+#[test]
+fn a_character_mesh_edited_on_disk_reloads_and_collision_meshes_load() {
+    use bevy::mesh::{Mesh, Mesh3d};
+    use bevy::pbr::StandardMaterial;
+    use bevy_io3d::format::Collision;
+    use bevy_io3d::plugin::character::{Io3dCharacter, Io3dCollision, MeshPart};
+
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    app.add_plugins((bevy::mesh::MeshPlugin, bevy::image::ImagePlugin::default()));
+    app.init_asset::<StandardMaterial>();
+    app.finish();
+    let server = app.world().resource::<AssetServer>().clone();
+    let character = app.world_mut().spawn(Io3dCharacter::new(server.load("resource/model/animodel/biped.txt"))).id();
+    let sword_vertices = |app: &mut App| {
+        let mut parts = app.world_mut().query::<(&MeshPart, &Mesh3d, &ChildOf)>();
+        let world = app.world();
+        let meshes = world.resource::<Assets<Mesh>>();
+        parts
+            .iter(world)
+            .filter(|(part, _, parent)| part.name == "biped_sword" && parent.parent() == character)
+            .find_map(|(_, mesh, _)| meshes.get(&mesh.0).map(Mesh::count_vertices))
+    };
+    run_until(&mut app, "the sword", |app| sword_vertices(app) == Some(72));
+    // The sword's file now holds the body.
+    let mesh_dir = dir.path().join("resource/mesh");
+    std::fs::copy(mesh_dir.join("biped_body.msh"), mesh_dir.join("biped_sword.msh")).unwrap();
+    run_until(&mut app, "the sword to reload as the body", |app| sword_vertices(app) == Some(572));
+
+    let collision = Collision {
+        positions: vec![Vec3::ZERO, Vec3::X, Vec3::Z],
+        indices: vec![0, 1, 2, 0, 1, 9],
+        trailing: Vec::new(),
+    };
+    std::fs::write(dir.path().join("floor.cms"), collision.to_bytes().unwrap()).unwrap();
+    let floor: Handle<Io3dCollision> = server.load("floor.cms");
+    run_until(&mut app, "the collision mesh", |app| app.world().resource::<AssetServer>().is_loaded(&floor));
+    let world = app.world();
+    let loaded = world.resource::<Assets<Io3dCollision>>().get(&floor).unwrap();
+    assert_eq!(loaded.collision, collision);
+    let mesh = world.resource::<Assets<Mesh>>().get(&loaded.mesh).unwrap();
+    let Some(bevy::mesh::Indices::U16(indices)) = mesh.indices() else { panic!("u16 indices") };
+    assert_eq!(indices, &[0, 2, 1], "the triangle naming vertex 9 is dropped, the other turned");
+}
