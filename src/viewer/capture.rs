@@ -19,6 +19,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::render::{Render, RenderApp, RenderSystems};
 use bevy::time::{Real, Time};
 
+use super::requests::ScreenshotRequest;
 use super::stage::ViewedRig;
 use super::view::ViewState;
 use super::workspace::Workspace;
@@ -166,11 +167,10 @@ pub fn save_png(image: &bevy::image::Image, path: &Path) -> Result<(), String> {
 
 /// Saves the window when the screenshot button was pressed, to
 /// `io3d-<seconds since 1970>.png` in the working folder.
-pub fn screenshot_button(mut commands: Commands, mut view: ResMut<ViewState>) {
-    if !view.screenshot_requested {
+pub fn screenshot_button(mut commands: Commands, mut requests: MessageReader<ScreenshotRequest>) {
+    if requests.read().count() == 0 {
         return;
     }
-    view.screenshot_requested = false;
     let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let path = PathBuf::from(format!("io3d-{seconds}.png"));
     commands.spawn(Screenshot::primary_window()).observe(

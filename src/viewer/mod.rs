@@ -17,11 +17,17 @@
 //! | [`ui`] | the egui panels: files, bones, timeline, root motion, overlay |
 //! | [`capture`] | the screenshot button and `--screenshot` captures |
 //! | [`editing`] | undoable edits, saving |
+//! | [`requests`] | what the panels ask of the workspace (open, attach, save), as messages |
+//!
+//! Each area is a Bevy plugin ([`WorkspacePlugin`], [`StagePlugin`],
+//! [`PanelsPlugin`], [`CapturePlugin`]); the panels draw and ask, and file
+//! work happens in the workspace's systems.
 
 pub mod camera;
 pub mod capture;
 pub mod character;
 pub mod editing;
+pub mod requests;
 pub mod stage;
 pub mod ui;
 pub mod view;
@@ -31,7 +37,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bevy::DefaultPlugins;
-use bevy::app::{App, AppExit, PluginGroup, PostUpdate, ScheduleRunnerPlugin, Startup, Update};
+use bevy::app::{App, AppExit, Plugin, PluginGroup, PostUpdate, ScheduleRunnerPlugin, Startup, Update};
 use bevy::camera::RenderTarget;
 use bevy::ecs::prelude::*;
 use bevy::image::Image;
@@ -98,21 +104,61 @@ pub fn app(options: ViewerOptions) -> App {
     app.add_plugins((EguiPlugin::default(), Io3dPlugin::default()))
         // egui draws through its own camera above the 3D one.
         .insert_resource(EguiGlobalSettings { auto_create_primary_context: false, ..EguiGlobalSettings::default() })
-        .init_resource::<Workspace>()
         .insert_resource(view::ViewState {
             show_names: options.names,
             panels: !options.hide_panels,
             selected: options.select.as_ref().map(|name| name.as_bytes().to_vec()),
             ..view::ViewState::default()
         })
-        .init_resource::<ui::FreeSpace>()
-        .init_resource::<ReloadTimer>()
-        .add_systems(Startup, setup(options.clone(), offscreen))
-        .add_systems(
+        .configure_sets(Update, (ViewerSystems::Workspace, ViewerSystems::Stage).chain())
+        .add_plugins((
+            WorkspacePlugin,
+            StagePlugin,
+            PanelsPlugin,
+            CapturePlugin { screenshot: options.screenshot.is_some(), at_ms: options.at_ms },
+        ))
+        .add_systems(Startup, setup(options.clone(), offscreen));
+    app
+}
+
+/// The viewer's areas, in the order they run in `Update`.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ViewerSystems {
+    /// Files are read, reloaded and saved.
+    Workspace,
+    /// The rigs follow the files; meshes, camera and viewport follow the
+    /// view.
+    Stage,
+}
+
+/// The open files: reloading them when they change, dropped files, and
+/// the file work the panels ask for ([`requests::FileRequest`]).
+pub struct WorkspacePlugin;
+
+impl Plugin for WorkspacePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Workspace>()
+            .init_resource::<ReloadTimer>()
+            .add_message::<requests::FileRequest>()
+            .add_systems(
+                Update,
+                (workspace::reload_files, workspace::open_dropped, requests::handle_file_requests)
+                    .chain()
+                    .in_set(ViewerSystems::Workspace),
+            );
+    }
+}
+
+/// The 3D stage: the rigs playing the workspace's files, their meshes,
+/// the camera, and the gizmos drawn over them.
+pub struct StagePlugin;
+
+impl Plugin for StagePlugin {
+    fn build(&self, app: &mut App) {
+        stage::add_bone_gizmos(app);
+        app.add_systems(
             Update,
             (
-                workspace::reload_files,
-                workspace::open_dropped,
                 stage::follow_workspace,
                 character::show_meshes,
                 character::tint_by_weight,
@@ -120,10 +166,23 @@ pub fn app(options: ViewerOptions) -> App {
                 camera::apply_orbit,
                 stage::fit_viewport,
             )
-                .chain(),
+                .chain()
+                .in_set(ViewerSystems::Stage),
         )
-        .add_systems(PostUpdate, (stage::draw_stage, character::draw_control_points).after(TransformSystems::Propagate))
         .add_systems(
+            PostUpdate,
+            (stage::draw_stage, character::draw_control_points).after(TransformSystems::Propagate),
+        );
+    }
+}
+
+/// The egui panels, each taking its side of what the earlier ones left;
+/// the rest is the stage.
+pub struct PanelsPlugin;
+
+impl Plugin for PanelsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ui::FreeSpace>().add_message::<requests::ScreenshotRequest>().add_systems(
             EguiPrimaryContextPass,
             (
                 ui::begin_layout,
@@ -135,17 +194,30 @@ pub fn app(options: ViewerOptions) -> App {
             )
                 .chain(),
         );
-    stage::add_bone_gizmos(&mut app);
-    if let Some(at_ms) = options.at_ms {
-        app.add_systems(PostUpdate, capture::hold_at(at_ms).before(crate::plugin::Io3dSystems::Advance));
     }
-    if options.screenshot.is_some() {
-        capture::add_pipeline_watch(&mut app);
-        app.add_systems(Update, capture::run_capture.run_if(resource_exists::<Capture>));
-    } else {
-        app.add_systems(Update, capture::screenshot_button);
+}
+
+/// Pictures: the screenshot button, or a `--screenshot` capture (which
+/// waits for the render pipelines and exits) and `--at-ms`.
+pub struct CapturePlugin {
+    /// Take one picture and exit, instead of serving the button.
+    pub screenshot: bool,
+    /// Hold the player paused at this time, in ms.
+    pub at_ms: Option<f64>,
+}
+
+impl Plugin for CapturePlugin {
+    fn build(&self, app: &mut App) {
+        if let Some(at_ms) = self.at_ms {
+            app.add_systems(PostUpdate, capture::hold_at(at_ms).before(crate::plugin::Io3dSystems::Advance));
+        }
+        if self.screenshot {
+            capture::add_pipeline_watch(app);
+            app.add_systems(Update, capture::run_capture.run_if(resource_exists::<Capture>));
+        } else {
+            app.add_systems(Update, capture::screenshot_button);
+        }
     }
-    app
 }
 
 /// Opens the files (or the bundled sample) and sets up the stage and, for

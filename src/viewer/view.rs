@@ -41,8 +41,6 @@ pub struct ViewState {
     /// The part of the window the 3D view gets (logical pixels), left over
     /// by the panels.
     pub stage_rect: Option<Rect>,
-    /// Save the window to a PNG on the next frame.
-    pub screenshot_requested: bool,
     /// The last outcome worth a line: where a screenshot went, what
     /// failed to save.
     pub status: Option<String>,
@@ -87,7 +85,6 @@ impl Default for ViewState {
             frame_requested: true,
             event_log: VecDeque::new(),
             stage_rect: None,
-            screenshot_requested: false,
             status: None,
             compare: None,
             confirm_close: false,

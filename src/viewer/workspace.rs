@@ -251,7 +251,9 @@ impl Workspace {
     /// configs in [`Self::characters`], to pick one from.
     pub fn open_folder(&mut self, path: &Path) {
         let Some(folder) = ResourceFolder::around(path) else {
-            return self.problems.push(format!("{}: not in a resource folder (no model, mesh, animation, ... folder)", path.display()));
+            return self
+                .problems
+                .push(format!("{}: not in a resource folder (no model, mesh, animation, ... folder)", path.display()));
         };
         self.characters = folder
             .files(ResourceKind::Model)

@@ -11,6 +11,7 @@ use egui_file::FileDialog;
 use super::{FreeSpace, edit, in_free_space, motion, side_size};
 use crate::check::Severity;
 use crate::plugin::{AniBinding, AniPlayer};
+use crate::viewer::requests::FileRequest;
 use crate::viewer::stage::ViewedRig;
 use crate::viewer::view::ViewState;
 use crate::viewer::workspace::{OpenAnimation, Stores, Workspace};
@@ -21,6 +22,7 @@ use crate::viewer::workspace::{OpenAnimation, Stores, Workspace};
 pub struct OpenDialog(Option<(FileDialog, bool)>);
 
 /// Draws the left panel.
+#[allow(clippy::too_many_arguments)] // A system: one parameter a store it touches.
 pub fn files_panel(
     mut contexts: EguiContexts,
     mut free: ResMut<FreeSpace>,
@@ -29,6 +31,7 @@ pub fn files_panel(
     mut dialog: Local<OpenDialog>,
     mut view: ResMut<ViewState>,
     players: Query<(&AniPlayer, &AniBinding), With<ViewedRig>>,
+    mut requests: MessageWriter<FileRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if !view.panels {
@@ -79,7 +82,9 @@ pub fn files_panel(
         && browser.show(&ctx).selected()
     {
         match (browser.path().map(|p| p.to_owned()), *folder) {
-            (Some(path), true) => workspace.open_folder(&path),
+            (Some(path), true) => {
+                requests.write(FileRequest::OpenFolder(path));
+            }
             (path, _) => open.extend(path),
         }
         dialog.0 = None;
@@ -89,7 +94,7 @@ pub fn files_panel(
         workspace.refresh_rig(&mut stores);
     }
     if !open.is_empty() {
-        workspace.open(&open, &mut stores);
+        requests.write(FileRequest::Open(open));
     }
     Ok(())
 }
@@ -101,16 +106,20 @@ fn character_list(ui: &mut egui::Ui, workspace: &Workspace) -> Option<PathBuf> {
         return None;
     }
     let mut clicked = None;
-    egui::CollapsingHeader::new(format!("Characters ({})", workspace.characters.len())).default_open(true).show(ui, |ui| {
-        egui::ScrollArea::vertical().id_salt("characters").max_height(160.0).show(ui, |ui| {
-            for config in &workspace.characters {
-                let name = config.file_stem().map_or_else(|| config.display().to_string(), |n| n.to_string_lossy().into());
-                if ui.selectable_label(false, name).on_hover_text(config.display().to_string()).clicked() {
-                    clicked = Some(config.clone());
+    egui::CollapsingHeader::new(format!("Characters ({})", workspace.characters.len())).default_open(true).show(
+        ui,
+        |ui| {
+            egui::ScrollArea::vertical().id_salt("characters").max_height(160.0).show(ui, |ui| {
+                for config in &workspace.characters {
+                    let name =
+                        config.file_stem().map_or_else(|| config.display().to_string(), |n| n.to_string_lossy().into());
+                    if ui.selectable_label(false, name).on_hover_text(config.display().to_string()).clicked() {
+                        clicked = Some(config.clone());
+                    }
                 }
-            }
-        });
-    });
+            });
+        },
+    );
     clicked
 }
 

@@ -3,8 +3,6 @@
 //! a new animation beside its source), Compare; and the prompt before
 //! closing with unsaved changes.
 
-use std::path::PathBuf;
-
 use bevy::app::AppExit;
 use bevy::ecs::prelude::*;
 use bevy::window::WindowCloseRequested;
@@ -12,23 +10,42 @@ use bevy_egui::{EguiContexts, egui};
 use egui_file::FileDialog;
 
 use super::{FreeSpace, in_free_space};
-use crate::anim::{self, BoneMap, Rig};
+use crate::anim::{self, Rig};
 use crate::format::{AniVersion, Skeleton};
+use crate::viewer::requests::FileRequest;
 use crate::viewer::view::ViewState;
 use crate::viewer::workspace::{Stores, Workspace};
 
 /// What the menus are in the middle of: dialogs and their fields.
 #[derive(Default)]
 pub struct MenuState {
-    save_dialog: Option<(FileDialog, AniVersion)>,
-    map_dialog: Option<FileDialog>,
-    attach_dialog: Option<FileDialog>,
+    dialog: Option<(FileDialog, Pick)>,
     trim: (i32, i32),
     step_ms: i32,
     message: Option<String>,
 }
 
+/// What an open file dialog picks a path for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pick {
+    /// Where to save the current animation, in this version.
+    Save(AniVersion),
+    /// A mesh to put on the character.
+    Attach,
+    /// A bone map to retarget with.
+    BoneMap,
+}
+
+impl MenuState {
+    fn pick(&mut self, title: &str, save: bool, pick: Pick) {
+        let mut dialog = if save { FileDialog::save_file() } else { FileDialog::open_file() }.title(title);
+        dialog.open();
+        self.dialog = Some((dialog, pick));
+    }
+}
+
 /// Draws the menu bar and runs what was chosen.
+#[allow(clippy::too_many_arguments)] // A system: one parameter a store it touches.
 pub fn menu_bar(
     mut contexts: EguiContexts,
     mut free: ResMut<FreeSpace>,
@@ -37,6 +54,7 @@ pub fn menu_bar(
     mut view: ResMut<ViewState>,
     mut state: Local<MenuState>,
     mut exit: MessageWriter<AppExit>,
+    mut requests: MessageWriter<FileRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let rig = stores.skeletons.get(&workspace.rig_skeleton).map(|s| s.rig.clone());
@@ -47,7 +65,7 @@ pub fn menu_bar(
         }
         egui::Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
-                ui.menu_button("File", |ui| file_menu(ui, &mut workspace, &mut stores, &mut state));
+                ui.menu_button("File", |ui| file_menu(ui, &workspace, &mut state, &mut requests));
                 ui.menu_button("Edit", |ui| {
                     if ui.button("Undo (Ctrl+Z)").clicked() {
                         undo(&mut workspace, &mut stores, false);
@@ -65,7 +83,7 @@ pub fn menu_bar(
             });
         });
     });
-    dialogs(&ctx, &mut workspace, &mut stores, &mut state);
+    dialogs(&ctx, &mut state, &mut requests);
     if view.confirm_close && close_prompt(&ctx, &mut workspace, &mut stores, &mut view) {
         exit.write(AppExit::Success);
     }
@@ -97,15 +115,18 @@ fn undo_keys(ctx: &egui::Context, workspace: &mut Workspace, stores: &mut Stores
     }
 }
 
-fn file_menu(ui: &mut egui::Ui, workspace: &mut Workspace, stores: &mut Stores, state: &mut MenuState) {
+fn file_menu(
+    ui: &mut egui::Ui,
+    workspace: &Workspace,
+    state: &mut MenuState,
+    requests: &mut MessageWriter<FileRequest>,
+) {
     if ui
         .button("Attach mesh…")
         .on_hover_text("Put a .msh on the character, skinned to its bones (a weapon, a costume)")
         .clicked()
     {
-        let mut dialog = FileDialog::open_file().title("Attach a mesh");
-        dialog.open();
-        state.attach_dialog = Some(dialog);
+        state.pick("Attach a mesh", false, Pick::Attach);
     }
     ui.separator();
     let Some(current) = workspace.current() else {
@@ -116,24 +137,12 @@ fn file_menu(ui: &mut egui::Ui, workspace: &mut Workspace, stores: &mut Stores, 
     if ui.add_enabled(path.is_some(), egui::Button::new("Save")).clicked()
         && let Some(path) = path
     {
-        state.message = Some(save(workspace, stores, &path, version));
+        requests.write(FileRequest::Save(path, version));
     }
     for version in [AniVersion::V4000, AniVersion::V4001, AniVersion::V4002] {
         if ui.button(format!("Save as version {}…", version.number())).clicked() {
-            let mut dialog = FileDialog::save_file().title(&format!("Save as version {}", version.number()));
-            dialog.open();
-            state.save_dialog = Some((dialog, version));
+            state.pick(&format!("Save as version {}", version.number()), true, Pick::Save(version));
         }
-    }
-}
-
-fn save(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Path, version: AniVersion) -> String {
-    let skeleton = workspace.given_skeleton().cloned();
-    let current = workspace.current;
-    let Some(open) = workspace.animations.get_mut(current) else { return "no animation is open".into() };
-    match open.save_as(path, version, stores, skeleton.as_ref()) {
-        Ok(()) => format!("saved {}", path.display()),
-        Err(error) => error,
     }
 }
 
@@ -183,9 +192,7 @@ fn clip_menu(
         made = Some(Ok((format!("{name} mirrored"), anim::mirror(&source, rig))));
     }
     if ui.button("Retarget with a bone map…").clicked() {
-        let mut dialog = FileDialog::open_file().title("Bone map: 'source = target' lines");
-        dialog.open();
-        state.map_dialog = Some(dialog);
+        state.pick("Bone map: 'source = target' lines", false, Pick::BoneMap);
     }
     match made {
         Some(Ok((name, animation))) => {
@@ -210,55 +217,20 @@ fn compare_menu(ui: &mut egui::Ui, workspace: &Workspace, view: &mut ViewState) 
     });
 }
 
-/// The save and bone-map file dialogs, while open.
-fn dialogs(ctx: &egui::Context, workspace: &mut Workspace, stores: &mut Stores, state: &mut MenuState) {
-    if let Some((dialog, version)) = &mut state.save_dialog
-        && dialog.show(ctx).selected()
-    {
-        let (path, version) = (dialog.path().map(|p| p.to_owned()), *version);
-        state.save_dialog = None;
-        if let Some(path) = path {
-            state.message = Some(save(workspace, stores, &path, version));
-        }
+/// The open file dialog, while open; the path picked becomes a request.
+fn dialogs(ctx: &egui::Context, state: &mut MenuState, requests: &mut MessageWriter<FileRequest>) {
+    let Some((dialog, pick)) = &mut state.dialog else { return };
+    if !dialog.show(ctx).selected() {
+        return;
     }
-    if let Some(dialog) = &mut state.attach_dialog
-        && dialog.show(ctx).selected()
-    {
-        let path: Option<PathBuf> = dialog.path().map(|p| p.to_owned());
-        state.attach_dialog = None;
-        if let Some(path) = path {
-            state.message = Some(workspace.attach_mesh(&path, stores));
-        }
-    }
-    if let Some(dialog) = &mut state.map_dialog
-        && dialog.show(ctx).selected()
-    {
-        let path: Option<PathBuf> = dialog.path().map(|p| p.to_owned());
-        state.map_dialog = None;
-        if let Some(path) = path {
-            state.message = Some(retarget(workspace, stores, &path));
-        }
-    }
-}
-
-/// Renames the current animation's tracks through the map at `path` and
-/// opens the result.
-fn retarget(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Path) -> String {
-    let map = match std::fs::read_to_string(path)
-        .map_err(|e| e.to_string())
-        .and_then(|t| BoneMap::parse(&t).map_err(|e| e.to_string()))
-    {
-        Ok(map) => map,
-        Err(error) => return format!("{}: {error}", path.display()),
-    };
-    let Some(current) = workspace.current() else { return "no animation is open".into() };
-    let (renamed, dropped) = anim::retarget::rename(&current.file.value, &map);
-    let name = format!("{} retargeted", current.file.origin.name());
-    workspace.add_new(name, renamed, stores);
-    if dropped.is_empty() {
-        "retargeted: every track mapped".into()
-    } else {
-        format!("dropped {} unmapped tracks: {}", dropped.len(), dropped.join(", "))
+    let (path, pick) = (dialog.path().map(|p| p.to_owned()), *pick);
+    state.dialog = None;
+    if let Some(path) = path {
+        requests.write(match pick {
+            Pick::Save(version) => FileRequest::Save(path, version),
+            Pick::Attach => FileRequest::AttachMesh(path),
+            Pick::BoneMap => FileRequest::Retarget(path),
+        });
     }
 }
 

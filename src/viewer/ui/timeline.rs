@@ -9,6 +9,7 @@ use super::{FreeSpace, bottom_size, in_free_space};
 use crate::anim::RepeatMode;
 use crate::format::Animation;
 use crate::plugin::AniPlayer;
+use crate::viewer::requests::ScreenshotRequest;
 use crate::viewer::stage::ViewedRig;
 use crate::viewer::view::ViewState;
 use crate::viewer::workspace::{Stores, Workspace};
@@ -100,6 +101,7 @@ pub fn timeline_panel(
     mut stores: Stores,
     mut view: ResMut<ViewState>,
     mut players: Query<&mut AniPlayer, With<ViewedRig>>,
+    mut screenshots: MessageWriter<ScreenshotRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let Some(mut player) = players.iter_mut().next() else { return Ok(()) };
@@ -119,7 +121,7 @@ pub fn timeline_panel(
         egui::Panel::bottom("timeline").default_size(height).max_size(most).show(ui, |ui| {
             // A short window scrolls the timeline rather than the stage.
             egui::ScrollArea::vertical().show(ui, |ui| {
-                controls(ui, &mut player, &mut view, total_ms, &mut actions);
+                controls(ui, &mut player, &mut view, total_ms, &mut actions, &mut screenshots);
                 match timeline(ui, animation, &ticks, player.time_ms()) {
                     Some(StripInput::Seek(t)) => actions.push(Action::Seek(t)),
                     Some(StripInput::MoveEvent(i, t)) => moved = Some((i, t)),
@@ -170,7 +172,14 @@ fn keyboard(ctx: &egui::Context, view: &mut ViewState) -> Vec<Action> {
     })
 }
 
-fn controls(ui: &mut egui::Ui, player: &mut AniPlayer, view: &mut ViewState, total_ms: i32, actions: &mut Vec<Action>) {
+fn controls(
+    ui: &mut egui::Ui,
+    player: &mut AniPlayer,
+    view: &mut ViewState,
+    total_ms: i32,
+    actions: &mut Vec<Action>,
+    screenshots: &mut MessageWriter<ScreenshotRequest>,
+) {
     ui.horizontal(|ui| {
         let buttons = [
             ("⏮", "Start (Home)", Action::Start),
@@ -211,7 +220,7 @@ fn controls(ui: &mut egui::Ui, player: &mut AniPlayer, view: &mut ViewState, tot
             view.frame_requested = true;
         }
         if ui.button("Screenshot").clicked() {
-            view.screenshot_requested = true;
+            screenshots.write(ScreenshotRequest);
         }
         if let Some(status) = &view.status {
             ui.label(status);

@@ -1,0 +1,92 @@
+//! What the panels ask of the workspace, as messages: the panels draw and
+//! ask, and [`handle_file_requests`] does the file work (reading, saving)
+//! outside them, one frame later at most, writing what happened to the
+//! status line.
+
+use std::path::PathBuf;
+
+use bevy::ecs::prelude::*;
+
+use super::view::ViewState;
+use super::workspace::{Stores, Workspace};
+use crate::anim::{self, BoneMap};
+use crate::format::AniVersion;
+
+/// A request that reads or writes files.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub enum FileRequest {
+    /// Open files: `.ani`, `.skl`, model configs.
+    Open(Vec<PathBuf>),
+    /// List the characters of a resource folder.
+    OpenFolder(PathBuf),
+    /// Put a `.msh` on the character.
+    AttachMesh(PathBuf),
+    /// Save the current animation, in a version.
+    Save(PathBuf, AniVersion),
+    /// Rename the current animation's tracks through a bone map file and
+    /// open the result.
+    Retarget(PathBuf),
+}
+
+/// Save the window to a PNG.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ScreenshotRequest;
+
+/// Carries out the file requests of the frame.
+pub fn handle_file_requests(
+    mut requests: MessageReader<FileRequest>,
+    mut workspace: ResMut<Workspace>,
+    mut stores: Stores,
+    mut view: ResMut<ViewState>,
+) {
+    for request in requests.read() {
+        let outcome = match request {
+            FileRequest::Open(paths) => {
+                workspace.open(paths, &mut stores);
+                None
+            }
+            FileRequest::OpenFolder(path) => {
+                workspace.open_folder(path);
+                None
+            }
+            FileRequest::AttachMesh(path) => Some(workspace.attach_mesh(path, &mut stores)),
+            FileRequest::Save(path, version) => Some(save(&mut workspace, &mut stores, path, *version)),
+            FileRequest::Retarget(path) => Some(retarget(&mut workspace, &mut stores, path)),
+        };
+        if outcome.is_some() {
+            view.status = outcome;
+        }
+    }
+}
+
+/// Saves the current animation to `path`; says how it went.
+fn save(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Path, version: AniVersion) -> String {
+    let skeleton = workspace.given_skeleton().cloned();
+    let current = workspace.current;
+    let Some(open) = workspace.animations.get_mut(current) else { return "no animation is open".into() };
+    match open.save_as(path, version, stores, skeleton.as_ref()) {
+        Ok(()) => format!("saved {}", path.display()),
+        Err(error) => error,
+    }
+}
+
+/// Renames the current animation's tracks through the map at `path` and
+/// opens the result.
+fn retarget(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Path) -> String {
+    let map = match std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| BoneMap::parse(&t).map_err(|e| e.to_string()))
+    {
+        Ok(map) => map,
+        Err(error) => return format!("{}: {error}", path.display()),
+    };
+    let Some(current) = workspace.current() else { return "no animation is open".into() };
+    let (renamed, dropped) = anim::retarget::rename(&current.file.value, &map);
+    let name = format!("{} retargeted", current.file.origin.name());
+    workspace.add_new(name, renamed, stores);
+    if dropped.is_empty() {
+        "retargeted: every track mapped".into()
+    } else {
+        format!("dropped {} unmapped tracks: {}", dropped.len(), dropped.join(", "))
+    }
+}
