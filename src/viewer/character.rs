@@ -9,6 +9,7 @@ use bevy::ecs::prelude::*;
 use bevy::gizmos::gizmos::Gizmos;
 use bevy::math::{Isometry3d, Mat4, Vec3};
 use bevy::mesh::{Mesh, Mesh3d};
+use bevy::pbr::wireframe::Wireframe;
 use bevy::transform::components::GlobalTransform;
 
 use super::stage::{BoneGizmos, ViewedRig};
@@ -85,14 +86,15 @@ pub fn follow_mesh_events(event: On<AniEventFired>, mut view: ResMut<ViewState>)
 }
 
 /// Shows the viewed rig's meshes unless the mesh toggle is off or an
-/// event hid them; meshes hidden with `restore` come back when the clip
+/// event hid them, with their wireframe when asked; meshes hidden with `restore` come back when the clip
 /// starts over.
 pub fn show_meshes(
     mut view: ResMut<ViewState>,
     meshes: Res<Assets<Io3dMesh>>,
-    mut parts: Query<(&MeshPart, &ChildOf, &mut Visibility)>,
+    mut parts: Query<(Entity, &MeshPart, &ChildOf, &mut Visibility, Has<Wireframe>)>,
     viewed: Query<&AniPlayer, With<ViewedRig>>,
     mut last_ms: Local<f64>,
+    mut commands: Commands,
 ) {
     if let Some(player) = viewed.iter().next() {
         if player.time_ms() < *last_ms {
@@ -100,9 +102,14 @@ pub fn show_meshes(
         }
         *last_ms = player.time_ms();
     }
-    for (part, parent, mut visibility) in &mut parts {
+    for (entity, part, parent, mut visibility, wireframe) in &mut parts {
         if !viewed.contains(parent.parent()) {
             continue;
+        }
+        match (view.wireframe, wireframe) {
+            (true, false) => drop(commands.entity(entity).insert(Wireframe)),
+            (false, true) => drop(commands.entity(entity).remove::<Wireframe>()),
+            _ => {}
         }
         let shown = view.show_mesh && !view.hidden_meshes.hides(part, meshes.get(part.mesh));
         let wanted = if shown { Visibility::Inherited } else { Visibility::Hidden };

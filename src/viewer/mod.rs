@@ -156,6 +156,9 @@ pub struct StagePlugin;
 impl Plugin for StagePlugin {
     fn build(&self, app: &mut App) {
         stage::add_bone_gizmos(app);
+        // It stays off, with a warning, where the GPU draws no lines from
+        // polygons.
+        app.add_plugins(bevy::pbr::wireframe::WireframePlugin::default());
         app.add_systems(
             Update,
             (

@@ -5,12 +5,13 @@
 
 use std::path::PathBuf;
 
+use bevy::app::AppExit;
 use bevy::ecs::prelude::*;
 
 use super::view::ViewState;
 use super::workspace::{Stores, Workspace};
 use crate::anim::{self, BoneMap};
-use crate::format::AniVersion;
+use crate::format::{AniVersion, Skeleton};
 
 /// A request that reads or writes files.
 #[derive(Message, Debug, Clone, PartialEq)]
@@ -26,6 +27,8 @@ pub enum FileRequest {
     /// Rename the current animation's tracks through a bone map file and
     /// open the result.
     Retarget(PathBuf),
+    /// Save every edited file that has a path, and quit if all saved.
+    SaveAllAndQuit,
 }
 
 /// Save the window to a PNG.
@@ -38,6 +41,7 @@ pub fn handle_file_requests(
     mut workspace: ResMut<Workspace>,
     mut stores: Stores,
     mut view: ResMut<ViewState>,
+    mut exit: MessageWriter<AppExit>,
 ) {
     for request in requests.read() {
         let outcome = match request {
@@ -52,6 +56,13 @@ pub fn handle_file_requests(
             FileRequest::AttachMesh(path) => Some(workspace.attach_mesh(path, &mut stores)),
             FileRequest::Save(path, version) => Some(save(&mut workspace, &mut stores, path, *version)),
             FileRequest::Retarget(path) => Some(retarget(&mut workspace, &mut stores, path)),
+            FileRequest::SaveAllAndQuit => {
+                let problems = save_all(&mut workspace, &mut stores);
+                if problems.is_empty() {
+                    exit.write(AppExit::Success);
+                }
+                Some(problems.join("\n")).filter(|p| !p.is_empty())
+            }
         };
         if outcome.is_some() {
             view.status = outcome;
@@ -89,4 +100,23 @@ fn retarget(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Pa
     } else {
         format!("dropped {} unmapped tracks: {}", dropped.len(), dropped.join(", "))
     }
+}
+
+/// Saves every edited file that has a path; returns what could not be
+/// saved.
+fn save_all(workspace: &mut Workspace, stores: &mut Stores) -> Vec<String> {
+    let skeleton: Option<Skeleton> = workspace.given_skeleton().cloned();
+    let mut problems = Vec::new();
+    for open in workspace.animations.iter_mut().filter(|a| a.dirty) {
+        match open.file.origin.path().map(|p| p.to_owned()) {
+            Some(path) => {
+                let version = open.file.value.version;
+                if let Err(error) = open.save_as(&path, version, stores, skeleton.as_ref()) {
+                    problems.push(error);
+                }
+            }
+            None => problems.push(format!("{} has no file yet: use Save as", open.file.origin.name())),
+        }
+    }
+    problems
 }

@@ -29,6 +29,9 @@ pub struct ViewState {
     pub show_mesh: bool,
     /// Draw the bones.
     pub show_bones: bool,
+    /// Draw the meshes' triangle edges over them (where the GPU draws
+    /// lines from polygons).
+    pub wireframe: bool,
     /// Hold the rig in the skeleton's rest pose, the pose its meshes are
     /// bound in, instead of playing.
     pub bind_pose: bool,
@@ -80,6 +83,7 @@ impl Default for ViewState {
             show_path: true,
             show_mesh: true,
             show_bones: true,
+            wireframe: false,
             bind_pose: false,
             hidden_meshes: HiddenMeshes::default(),
             frame_requested: true,

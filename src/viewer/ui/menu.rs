@@ -11,7 +11,7 @@ use egui_file::FileDialog;
 
 use super::{FreeSpace, in_free_space};
 use crate::anim::{self, Rig};
-use crate::format::{AniVersion, Skeleton};
+use crate::format::AniVersion;
 use crate::viewer::requests::FileRequest;
 use crate::viewer::view::ViewState;
 use crate::viewer::workspace::{Stores, Workspace};
@@ -84,7 +84,7 @@ pub fn menu_bar(
         });
     });
     dialogs(&ctx, &mut state, &mut requests);
-    if view.confirm_close && close_prompt(&ctx, &mut workspace, &mut stores, &mut view) {
+    if view.confirm_close && close_prompt(&ctx, &workspace, &mut view, &mut requests) {
         exit.write(AppExit::Success);
     }
     Ok(())
@@ -235,7 +235,12 @@ fn dialogs(ctx: &egui::Context, state: &mut MenuState, requests: &mut MessageWri
 }
 
 /// Asks what to do with unsaved edits; returns whether to quit now.
-fn close_prompt(ctx: &egui::Context, workspace: &mut Workspace, stores: &mut Stores, view: &mut ViewState) -> bool {
+fn close_prompt(
+    ctx: &egui::Context,
+    workspace: &Workspace,
+    view: &mut ViewState,
+    requests: &mut MessageWriter<FileRequest>,
+) -> bool {
     let mut quit = false;
     egui::Modal::new(egui::Id::new("unsaved")).show(ctx, |ui| {
         ui.heading("Unsaved changes");
@@ -244,7 +249,7 @@ fn close_prompt(ctx: &egui::Context, workspace: &mut Workspace, stores: &mut Sto
         }
         ui.horizontal(|ui| {
             if ui.button("Save all and quit").clicked() {
-                quit = save_all(workspace, stores, view);
+                requests.write(FileRequest::SaveAllAndQuit);
             }
             if ui.button("Quit without saving").clicked() {
                 quit = true;
@@ -258,25 +263,6 @@ fn close_prompt(ctx: &egui::Context, workspace: &mut Workspace, stores: &mut Sto
         }
     });
     quit
-}
-
-/// Saves every edited file that has a path; returns whether all were saved.
-fn save_all(workspace: &mut Workspace, stores: &mut Stores, view: &mut ViewState) -> bool {
-    let skeleton: Option<Skeleton> = workspace.given_skeleton().cloned();
-    let mut problems = Vec::new();
-    for open in workspace.animations.iter_mut().filter(|a| a.dirty) {
-        match open.file.origin.path().map(|p| p.to_owned()) {
-            Some(path) => {
-                let version = open.file.value.version;
-                if let Err(error) = open.save_as(&path, version, stores, skeleton.as_ref()) {
-                    problems.push(error);
-                }
-            }
-            None => problems.push(format!("{} has no file yet: use Save as", open.file.origin.name())),
-        }
-    }
-    view.status = (!problems.is_empty()).then(|| problems.join("\n"));
-    problems.is_empty()
 }
 
 /// Closing the window asks first when there are unsaved edits.

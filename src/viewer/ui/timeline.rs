@@ -214,6 +214,7 @@ fn controls(
         ui.checkbox(&mut view.show_path, "root path");
         ui.checkbox(&mut view.show_mesh, "mesh");
         ui.checkbox(&mut view.show_bones, "bones");
+        ui.checkbox(&mut view.wireframe, "wireframe");
         ui.checkbox(&mut view.bind_pose, "bind pose")
             .on_hover_text("The skeleton's rest pose, which the meshes are bound in");
         if ui.button("Frame (F)").clicked() {
