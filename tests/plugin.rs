@@ -545,6 +545,17 @@ fn an_ant_sidecar_replaces_the_files_events() {
     assert_eq!(seen, [(100.0, "swing.wav", EventKind::AutoSound)], "the footsteps of the .ani are replaced");
 }
 
+/// A headless app that also holds meshes, images and materials (no
+/// renderer), with the plugin finished so its image loaders are there.
+#[cfg(feature = "characters")]
+fn character_app(dir: &Path) -> App {
+    let mut app = app(dir);
+    app.add_plugins((bevy::mesh::MeshPlugin, bevy::image::ImagePlugin::default()));
+    app.init_asset::<bevy::pbr::StandardMaterial>();
+    app.finish();
+    app
+}
+
 /// The bundled character through the asset server: its meshes skinned by
 /// Bevy (joint matrices times inverse binds, weighted) land where the
 /// library's client skinning puts them, within the client's own gap.
@@ -553,17 +564,12 @@ fn an_ant_sidecar_replaces_the_files_events() {
 fn a_character_from_its_config_skins_as_the_client_does() {
     use bevy::mesh::skinning::{SkinnedMesh, SkinnedMeshInverseBindposes};
     use bevy::mesh::{Mesh, Mesh3d, VertexAttributeValues};
-    use bevy::pbr::StandardMaterial;
     use bevy_io3d::anim::{MeshBinding, skin};
     use bevy_io3d::format::Mesh as MshMesh;
     use bevy_io3d::plugin::character::{Io3dCharacter, Io3dMesh, Io3dModel, MeshPart, RigMeshes};
 
     let dir = asset_dir();
-    let mut app = app(dir.path());
-    app.add_plugins((bevy::mesh::MeshPlugin, bevy::image::ImagePlugin::default()));
-    app.init_asset::<StandardMaterial>();
-    // The image-making loaders register once the plugins finish.
-    app.finish();
+    let mut app = character_app(dir.path());
     let server = app.world().resource::<AssetServer>().clone();
     let model: Handle<Io3dModel> = server.load("resource/model/animodel/biped.txt");
     let character = app.world_mut().spawn(Io3dCharacter::new(model.clone())).id();
@@ -640,15 +646,11 @@ fn a_character_from_its_config_skins_as_the_client_does() {
 #[test]
 fn a_character_mesh_edited_on_disk_reloads_and_collision_meshes_load() {
     use bevy::mesh::{Mesh, Mesh3d};
-    use bevy::pbr::StandardMaterial;
     use bevy_io3d::format::Collision;
     use bevy_io3d::plugin::character::{Io3dCharacter, Io3dCollision, MeshPart};
 
     let dir = asset_dir();
-    let mut app = app(dir.path());
-    app.add_plugins((bevy::mesh::MeshPlugin, bevy::image::ImagePlugin::default()));
-    app.init_asset::<StandardMaterial>();
-    app.finish();
+    let mut app = character_app(dir.path());
     let server = app.world().resource::<AssetServer>().clone();
     let character = app.world_mut().spawn(Io3dCharacter::new(server.load("resource/model/animodel/biped.txt"))).id();
     let sword_vertices = |app: &mut App| {
