@@ -1,6 +1,7 @@
 //! The Bevy plugin: `.ani` and `.skl` files as assets, rigs spawned from
 //! skeletons, and the client's controller on them, bound to bones by name:
-//! actions and loops with fades and weights, in milliseconds.
+//! actions and loops with fades and weights, in milliseconds. With feature
+//! `characters`, whole characters too (module `character`).
 //!
 //! ```no_run
 //! use bevy::prelude::*;
@@ -33,7 +34,9 @@
 //!
 //! | set | system | what it does |
 //! |---|---|---|
+//! | `Spawn` | `character::spawn::dress_characters` (feature `characters`) | gives each `Io3dCharacter` its rig, meshes and player once its config loads |
 //! | `Spawn` | [`rig::spawn_rigs`] | spawns the bones of each loaded [`SklRig`], again when its file changes |
+//! | `Spawn` | `character::spawn::skin_meshes` (feature `characters`) | spawns each rig's `RigMeshes` as skinned parts on its bones, again when they change |
 //! | `Bind` | [`binding::bind_players`] | finds each player's named descendants and binds each clip it plays to them, again when a clip, its file or the hierarchy changes |
 //! | `Advance` | [`playback::advance_players`] | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
 //! | `Pose` | [`playback::pose_players`] | blends the clips per bone as the client does, writes the local transforms (rest where nothing plays) and fills [`RootMotion`] |
