@@ -128,6 +128,9 @@ pub struct OpenMesh {
     /// does not draw it), textures that are missing or broken (they show a
     /// checker).
     pub findings: Vec<String>,
+    /// Its files on disk (the mesh first, then its script and textures)
+    /// with their modification times when read: a change rebuilds it.
+    pub files: Vec<(PathBuf, Option<SystemTime>)>,
 }
 
 /// The open files and the skeleton the rig shows.
@@ -240,10 +243,7 @@ impl Workspace {
         }
         self.meshes.clear();
         for part in &character.meshes {
-            let script = part.material.value.clone();
-            self.add_mesh(part.name(), part.mesh.value.clone(), script, stores, |name| {
-                read_texture(&part.textures, name)
-            });
+            self.add_part(part, stores);
         }
     }
 
@@ -270,15 +270,52 @@ impl Workspace {
     pub fn attach_mesh(&mut self, path: &Path, stores: &mut Stores) -> String {
         let part = CharacterMesh::load(path);
         let (name, before) = (part.name().to_owned(), self.problems.len());
-        let script = part.material.value.clone();
-        self.add_mesh(&name, part.mesh.value.clone(), script, stores, |texture| read_texture(&part.textures, texture));
+        self.add_part(&part, stores);
         match self.problems.get(before) {
             Some(problem) => problem.clone(),
             None => format!("attached {name}"),
         }
     }
 
-    /// Adds a mesh to draw on the rig, or its problem when it did not read.
+    /// Adds a mesh found on disk, watching its files; returns whether it
+    /// read.
+    fn add_part(&mut self, part: &CharacterMesh, stores: &mut Stores) -> bool {
+        let script = part.material.value.clone();
+        let added = self
+            .add_mesh(part.name(), part.mesh.value.clone(), script, stores, |name| read_texture(&part.textures, name));
+        let links = [&part.mesh.link, &part.material.link].into_iter().chain(&part.textures);
+        let files = links.filter_map(|link| link.path.clone()).map(|path| (modified(&path), path));
+        if added && let Some(open) = self.meshes.last_mut() {
+            open.files = files.map(|(when, path)| (path, when)).collect();
+        }
+        added
+    }
+
+    /// Rebuilds the meshes whose mesh, script or texture files changed on
+    /// disk; one that no longer reads keeps its last version, with the
+    /// problem listed. Returns whether any was rebuilt.
+    fn reload_meshes(&mut self, stores: &mut Stores) -> bool {
+        let mut changed = false;
+        for i in 0..self.meshes.len() {
+            let files = &self.meshes[i].files;
+            if files.iter().all(|(path, when)| modified(path) == *when) {
+                continue;
+            }
+            let Some((mesh_path, _)) = files.first().cloned() else { continue };
+            changed = true;
+            if self.add_part(&CharacterMesh::load(&mesh_path), stores) {
+                let rebuilt = self.meshes.pop().expect("just added");
+                self.meshes[i] = rebuilt;
+            } else {
+                // Check again only when the files change again.
+                self.meshes[i].files.iter_mut().for_each(|(path, when)| *when = modified(path));
+            }
+        }
+        changed
+    }
+
+    /// Adds a mesh to draw on the rig, or its problem when it did not read;
+    /// returns whether it was added.
     fn add_mesh(
         &mut self,
         name: &str,
@@ -286,10 +323,13 @@ impl Workspace {
         script: Result<MaterialScript, String>,
         stores: &mut Stores,
         texture: impl FnMut(&str) -> Result<Dds, String>,
-    ) {
+    ) -> bool {
         let mesh = match mesh {
             Ok(mesh) => mesh,
-            Err(error) => return self.problems.push(format!("mesh '{name}': {error}")),
+            Err(error) => {
+                self.problems.push(format!("mesh '{name}': {error}"));
+                return false;
+            }
         };
         let mut findings = Vec::new();
         if let Err(error) = &script {
@@ -299,7 +339,8 @@ impl Workspace {
         findings.extend(
             missing.into_iter().map(|(texture, why)| format!("texture '{texture}': {why}; shown as a checker")),
         );
-        self.meshes.push(OpenMesh { name: name.to_owned(), handle, findings });
+        self.meshes.push(OpenMesh { name: name.to_owned(), handle, findings, files: Vec::new() });
+        true
     }
 
     /// Reads a file's bytes into the workspace as an animation or the
@@ -329,7 +370,7 @@ impl Workspace {
     /// longer parses keeps its last good value, with the error beside it.
     /// Returns whether anything changed.
     pub fn reload_changed(&mut self, stores: &mut Stores) -> bool {
-        let mut changed = false;
+        let mut changed = self.reload_meshes(stores);
         for open in &mut self.animations {
             if let Some(bytes) = changed_bytes(&mut open.file) {
                 changed = true;
@@ -506,6 +547,34 @@ pub(crate) mod tests {
         world.insert_resource(Assets::<bevy::pbr::StandardMaterial>::default());
         world.insert_resource(Assets::<bevy::image::Image>::default());
         world
+    }
+
+    #[test]
+    fn a_characters_mesh_rebuilds_when_its_texture_changes_on_disk() {
+        let mut world = stores_world();
+        let mut state: SystemState<Stores> = SystemState::new(&mut world);
+        let mut stores = state.get_mut(&mut world).expect("the asset stores");
+        let dir = tempfile::tempdir().unwrap();
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource");
+        for kind in ["skeleton", "animation", "mesh", "material", "texture", "model/animodel"] {
+            std::fs::create_dir_all(dir.path().join(kind)).unwrap();
+            for entry in std::fs::read_dir(source.join(kind)).unwrap() {
+                let path = entry.unwrap().path();
+                std::fs::copy(&path, dir.path().join(kind).join(path.file_name().unwrap())).unwrap();
+            }
+        }
+        let mut workspace = Workspace::default();
+        workspace.open(&[dir.path().join("model/animodel/biped.txt")], &mut stores);
+        assert_eq!((workspace.meshes.len(), workspace.animations.len()), (2, 3), "{:?}", workspace.problems);
+        assert_eq!(workspace.meshes[0].files.len(), 3, "mesh, script and texture are watched");
+        let before = workspace.meshes[0].handle.clone();
+        assert!(!workspace.reload_changed(&mut stores), "nothing changed yet");
+        std::fs::remove_file(dir.path().join("texture/biped.dds")).unwrap();
+        assert!(workspace.reload_changed(&mut stores));
+        let body = &workspace.meshes[0];
+        assert_ne!(body.handle, before, "rebuilt");
+        assert!(body.findings.iter().any(|f| f.contains("biped.dds") && f.contains("checker")), "{:?}", body.findings);
+        assert!(!workspace.reload_changed(&mut stores), "a missing file is not a change twice");
     }
 
     #[test]
