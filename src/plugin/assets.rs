@@ -140,9 +140,7 @@ impl AssetLoader for AniLoader {
         settings: &AniLoaderSettings,
         context: &mut LoadContext<'_>,
     ) -> Result<AniClip, AniLoadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes).await?;
-        let animation = Animation::from_bytes(&bytes)?;
+        let animation = Animation::from_bytes(&read_all(reader).await?)?;
         let mut clip = AniClip::with_sidecar(animation, read_sidecar(context).await);
         let bevy_clip = to_bevy_clip(&clip.animation, settings.axes.unwrap_or(self.axes));
         clip.bevy_clip = context.add_labeled_asset(Io3dAssetLabel::BevyClip.as_str().to_owned(), bevy_clip);
@@ -152,6 +150,13 @@ impl AssetLoader for AniLoader {
     fn extensions(&self) -> &[&str] {
         &["ani"]
     }
+}
+
+/// Every byte a loader's reader holds.
+pub(crate) async fn read_all(reader: &mut dyn Reader) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes).await?;
+    Ok(bytes)
 }
 
 /// The `.ant` beside the file being loaded (named as the client names it,
@@ -179,9 +184,7 @@ impl AssetLoader for SklLoader {
         _: &(),
         _: &mut LoadContext<'_>,
     ) -> Result<SklSkeleton, SklLoadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes).await?;
-        let skeleton = Skeleton::from_bytes(&bytes)?;
+        let skeleton = Skeleton::from_bytes(&read_all(reader).await?)?;
         let rig = Rig::new(&skeleton)?;
         Ok(SklSkeleton { skeleton, rig })
     }

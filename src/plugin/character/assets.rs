@@ -7,7 +7,7 @@ use bevy::reflect::TypePath;
 use thiserror::Error;
 
 use crate::format::{CmsError, Collision, ConfigError, ModelConfig, MshError, msh};
-use crate::plugin::assets::{AniClip, SklSkeleton};
+use crate::plugin::assets::{AniClip, SklSkeleton, read_all};
 use crate::plugin::axes::Axes;
 use crate::resource::ResourceKind;
 
@@ -83,12 +83,6 @@ pub enum CharacterLoadError {
     /// The config does not parse (with the line).
     #[error(transparent)]
     Config(#[from] ConfigError),
-}
-
-async fn read_all(reader: &mut dyn Reader) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes).await?;
-    Ok(bytes)
 }
 
 /// Loads `.msh` files as [`Io3dMesh`]es in Bevy's axes, and their material

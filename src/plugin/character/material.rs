@@ -33,6 +33,7 @@ use bevy::render::render_resource::Face;
 use thiserror::Error;
 
 use crate::format::{BlendFactor, BlendOp, Cull, Dds, Material, MaterialError, MaterialScript, Pass};
+use crate::plugin::assets::read_all;
 use crate::resource::ResourceKind;
 
 use super::paths::linked_path;
@@ -164,9 +165,7 @@ impl AssetLoader for MaterialLoader {
         _: &(),
         context: &mut LoadContext<'_>,
     ) -> Result<Io3dMaterial, MaterialLoadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes).await?;
-        let script = MaterialScript::parse(&bytes)?;
+        let script = MaterialScript::parse(&read_all(reader).await?)?;
         let mut textures = Vec::new();
         for material in &script.materials {
             let name = material.diffuse_texture().and_then(|unit| unit.texture.clone());

@@ -11,6 +11,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use thiserror::Error;
 
 use crate::format::{AddressMode, Dds, DdsError, DdsFormat, Filtering, TextureUnit};
+use crate::plugin::assets::read_all;
 
 /// A texture as Bevy image, colour in sRGB.
 ///
@@ -42,35 +43,31 @@ pub fn to_image(dds: &Dds, formats: CompressedImageFormats, sampler: ImageSample
 pub fn checker() -> Image {
     let pixels =
         (0..16).flat_map(|i| if (i % 4 + i / 4) % 2 == 0 { [255, 0, 255, 255] } else { [0, 0, 0, 255] }).collect();
-    let mut sampler = ImageSamplerDescriptor::nearest();
-    repeat(&mut sampler);
-    image(4, 4, TextureFormat::Rgba8UnormSrgb, vec![pixels], sampler)
+    image(4, 4, TextureFormat::Rgba8UnormSrgb, vec![pixels], sampler(Filtering::None, AddressMode::Wrap))
 }
 
 /// The sampler a texture unit asks for: its address mode on both axes
 /// (wrap by default) and its filtering (bilinear by default).
 pub fn unit_sampler(unit: &TextureUnit) -> ImageSamplerDescriptor {
-    let mut sampler = match unit.filtering {
+    sampler(unit.filtering, unit.address)
+}
+
+/// A sampler filtering and addressing as Direct3D's states of those names.
+fn sampler(filtering: Filtering, address: AddressMode) -> ImageSamplerDescriptor {
+    let linear = ImageSamplerDescriptor::linear();
+    let mut sampler = match filtering {
         Filtering::None => ImageSamplerDescriptor::nearest(),
-        Filtering::Bilinear => ImageSamplerDescriptor { mipmap_filter: ImageFilterMode::Nearest, ..linear() },
-        Filtering::Trilinear => linear(),
-        Filtering::Anisotropic => ImageSamplerDescriptor { anisotropy_clamp: 16, ..linear() },
+        Filtering::Bilinear => ImageSamplerDescriptor { mipmap_filter: ImageFilterMode::Nearest, ..linear },
+        Filtering::Trilinear => linear,
+        Filtering::Anisotropic => ImageSamplerDescriptor { anisotropy_clamp: 16, ..linear },
     };
-    let mode = match unit.address {
+    let mode = match address {
         AddressMode::Wrap => ImageAddressMode::Repeat,
         AddressMode::Clamp => ImageAddressMode::ClampToEdge,
         AddressMode::Mirror => ImageAddressMode::MirrorRepeat,
     };
     (sampler.address_mode_u, sampler.address_mode_v) = (mode, mode);
     sampler
-}
-
-fn linear() -> ImageSamplerDescriptor {
-    ImageSamplerDescriptor::linear()
-}
-
-fn repeat(sampler: &mut ImageSamplerDescriptor) {
-    (sampler.address_mode_u, sampler.address_mode_v) = (ImageAddressMode::Repeat, ImageAddressMode::Repeat);
 }
 
 /// An image of `levels` (largest first) of a `width` x `height` texture.
@@ -145,12 +142,8 @@ impl AssetLoader for DdsLoader {
     type Error = DdsLoadError;
 
     async fn load(&self, reader: &mut dyn Reader, _: &(), _: &mut LoadContext<'_>) -> Result<Image, DdsLoadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes).await?;
-        let dds = Dds::from_bytes(&bytes)?;
-        let mut sampler = ImageSamplerDescriptor { mipmap_filter: ImageFilterMode::Nearest, ..linear() };
-        repeat(&mut sampler);
-        Ok(to_image(&dds, self.formats, sampler))
+        let dds = Dds::from_bytes(&read_all(reader).await?)?;
+        Ok(to_image(&dds, self.formats, sampler(Filtering::Bilinear, AddressMode::Wrap)))
     }
 
     fn extensions(&self) -> &[&str] {
