@@ -7,7 +7,7 @@ use bevy::camera::visibility::Visibility;
 use bevy::color::Srgba;
 use bevy::ecs::prelude::*;
 use bevy::gizmos::gizmos::Gizmos;
-use bevy::math::{Isometry3d, Mat4, Vec3};
+use bevy::math::{Isometry3d, Vec3};
 use bevy::mesh::{Mesh, Mesh3d};
 use bevy::pbr::wireframe::Wireframe;
 use bevy::transform::components::GlobalTransform;
@@ -16,6 +16,7 @@ use super::stage::{BoneGizmos, ViewedRig};
 use super::view::ViewState;
 use crate::anim::MeshBinding;
 use crate::format::{EventKind, msh};
+use crate::plugin::character::mesh::inverse_bind;
 use crate::plugin::character::{Io3dMesh, MeshPart};
 use crate::plugin::{AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
 
@@ -141,11 +142,7 @@ pub fn draw_control_points(
             .filter_map(|point| {
                 let bone = skeleton.rig.bone(point.bone.c_str())?;
                 let world = transforms.get(*bones.0.get(bone)?).ok()?.to_matrix();
-                let inverse = skeleton.rig.inverse_binds[bone];
-                let bind = Mat4::from_rotation_translation(
-                    rig.axes.rotation(inverse.rotation),
-                    rig.axes.position(inverse.position),
-                );
+                let bind = inverse_bind(&skeleton.rig, bone, rig.axes);
                 let at = (world * bind).transform_point3(Axes::EngineToBevy.position(point.point));
                 Some((String::from_utf8_lossy(point.kind.c_str()).into_owned(), at))
             })

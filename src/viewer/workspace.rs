@@ -284,9 +284,14 @@ impl Workspace {
         let added = self
             .add_mesh(part.name(), part.mesh.value.clone(), script, stores, |name| read_texture(&part.textures, name));
         let links = [&part.mesh.link, &part.material.link].into_iter().chain(&part.textures);
-        let files = links.filter_map(|link| link.path.clone()).map(|path| (modified(&path), path));
         if added && let Some(open) = self.meshes.last_mut() {
-            open.files = files.map(|(when, path)| (path, when)).collect();
+            open.files = links
+                .filter_map(|link| link.path.clone())
+                .map(|path| {
+                    let when = modified(&path);
+                    (path, when)
+                })
+                .collect();
         }
         added
     }
@@ -370,7 +375,9 @@ impl Workspace {
     /// longer parses keeps its last good value, with the error beside it.
     /// Returns whether anything changed.
     pub fn reload_changed(&mut self, stores: &mut Stores) -> bool {
-        let mut changed = self.reload_meshes(stores);
+        // Meshes change no animation's path or findings: no refresh.
+        let meshes_changed = self.reload_meshes(stores);
+        let mut changed = false;
         for open in &mut self.animations {
             if let Some(bytes) = changed_bytes(&mut open.file) {
                 changed = true;
@@ -400,7 +407,7 @@ impl Workspace {
         if changed {
             self.refresh(stores);
         }
-        changed
+        changed || meshes_changed
     }
 
     /// Recomputes what depends on the files: each animation's root path

@@ -49,16 +49,14 @@ pub fn submesh_meshes(mesh: &msh::Mesh, axes: Axes) -> Vec<Option<Mesh>> {
 /// the skeleton's stored inverse bind of each palette entry's bone, then
 /// the root's for out-of-palette indices (see [`submesh_meshes`]).
 pub fn inverse_bindposes(binding: &MeshBinding, rig: &Rig, axes: Axes) -> Vec<Mat4> {
-    binding
-        .palette
-        .iter()
-        .chain([&0])
-        .map(|&bone| {
-            rig.inverse_binds.get(bone).map_or(Mat4::IDENTITY, |inverse| {
-                Mat4::from_rotation_translation(axes.rotation(inverse.rotation), axes.position(inverse.position))
-            })
-        })
-        .collect()
+    binding.palette.iter().chain([&0]).map(|&bone| inverse_bind(rig, bone, axes)).collect()
+}
+
+/// One bone's stored inverse bind in `axes` (identity past the rig).
+pub fn inverse_bind(rig: &Rig, bone: usize, axes: Axes) -> Mat4 {
+    rig.inverse_binds.get(bone).map_or(Mat4::IDENTITY, |inverse| {
+        Mat4::from_rotation_translation(axes.rotation(inverse.rotation), axes.position(inverse.position))
+    })
 }
 
 /// Vertex attributes shared by every submesh of `mesh`.
