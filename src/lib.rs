@@ -26,6 +26,8 @@
 //!   configs resolved into characters (skeleton, meshes, materials,
 //!   textures, animations).
 //! - [`check`]: the lint behind `io3d check`: what would break in the game.
+//! - `gltf` (feature `gltf`): glTF 2.0 export of skeletons, meshes and
+//!   animations, and import of animations from any tool.
 //! - `json` (feature `json`): the JSON form behind `io3d dump` and
 //!   `io3d build`.
 //! - [`viewer`] (feature `viewer`, default): the desktop viewer behind
@@ -38,6 +40,8 @@ pub mod anim;
 pub mod check;
 pub mod file;
 pub mod format;
+#[cfg(feature = "gltf")]
+pub mod gltf;
 #[cfg(feature = "json")]
 pub mod json;
 #[cfg(feature = "plugin")]

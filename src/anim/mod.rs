@@ -1,8 +1,9 @@
 //! Playing animations by the client's rules: sampling keys, clocks,
 //! forward kinematics over a skeleton and skinning meshes on it; editing them as the game's tools do
-//! (events, keys, join, trim, resample, mirror, retarget). Pure math over the [`crate::format`]
+//! (events, keys, join, trim, resample, mirror, retarget, key reduction). Pure math over the [`crate::format`]
 //! values; nothing here knows about Bevy.
 
+pub mod axes;
 pub mod biped;
 pub mod blend;
 pub mod clip;
@@ -13,6 +14,7 @@ pub mod math;
 pub mod mirror;
 pub mod mixer;
 pub mod path;
+pub mod reduce;
 pub mod retarget;
 pub mod rig;
 pub mod sample;
@@ -27,7 +29,7 @@ pub use math::slerp;
 pub use mirror::mirror;
 pub use mixer::{Action, Fired, InstanceId, Loop, Mixer};
 pub use path::{RootPath, root_path};
-pub use retarget::{BoneMap, retarget, suggest_map};
+pub use retarget::{BoneMap, RetargetSource, Retargeter, retarget, suggest_map};
 pub use rig::{Binding, Rig};
-pub use sample::{BonePose, between, poses, sample_keys, track_pose};
-pub use skin::{MeshBinding, SkinnedVertices, skin, skin_on};
+pub use sample::{BonePose, between, keyframes_in_seconds, poses, sample_keys, track_pose};
+pub use skin::{MeshBinding, SkinnedVertices, skin, skin_on, swapped_triangles, vertex_influences};

@@ -130,23 +130,23 @@ pub fn rename(animation: &Animation, map: &BoneMap) -> (Animation, Vec<String>) 
 
 /// Retargets with both skeletons: each mapped target bone turns in model
 /// space as its source bone turns away from the source's rest pose; bones
-/// keep the target's lengths (rest positions); the root's travel is scaled
-/// by the ratio of root heights at rest. Keys are at the source track's
-/// times. Returns the clip (in `animation`'s version, tracks of mapped
-/// bones in the target's order) and the source tracks dropped.
+/// keep the target's lengths (rest positions) unless the source bone rests
+/// at the same offset, when its animated offset is kept; the root's travel
+/// is scaled by the ratio of root heights at rest. Keys are at the source
+/// track's times. Returns the clip (in `animation`'s version, tracks of
+/// mapped bones in the target's order) and the source tracks dropped.
 pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig) -> (Animation, Vec<String>) {
-    let retargeting = Retargeting::new(map, source, target);
+    let retargeter = Retargeter::new(map, &RetargetSource::of(source), target);
     let clip = Clip::new(animation);
     let mut tracks = Vec::new();
-    for &bone in &target.order {
-        let Some(src) = retargeting.from[bone] else { continue };
+    for (bone, src) in retargeter.mapped() {
         let Some(track) = animation.track(&source.names[src]) else { continue };
         let keys = track
             .keys
             .iter()
             .map(|key| {
                 let world = source.unit_world_pose(&clip, key.time_ms as f32);
-                let pose = retargeting.local(&world, bone, src);
+                let pose = retargeter.local(&world, bone);
                 Key::new(key.time_ms, pose.position, pose.rotation)
             })
             .collect();
@@ -156,61 +156,179 @@ pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig
     (Animation { tracks, ..animation.clone() }, dropped)
 }
 
+/// The skeleton poses come from: any hierarchy of named bones (a `.skl`,
+/// a glTF node tree), in the engine's axes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetargetSource {
+    /// Bone names.
+    pub names: Vec<String>,
+    /// Each bone's parent.
+    pub parents: Vec<Option<usize>>,
+    /// Each bone's model-space rest pose.
+    pub rest: Vec<BonePose>,
+}
+
+impl RetargetSource {
+    /// A rig as a source.
+    pub fn of(rig: &Rig) -> Self {
+        Self {
+            names: rig.names.iter().map(|n| decode_text(n).into_owned()).collect(),
+            parents: rig.parents.clone(),
+            rest: rig.unit_to_world(&rig.rest),
+        }
+    }
+}
+
 /// What turns a source pose into the target's: both rigs' model-space
 /// rest poses, the bone correspondence and the root travel scale.
-struct Retargeting<'a> {
+#[derive(Debug, Clone)]
+pub struct Retargeter<'a> {
     target: &'a Rig,
     /// The target's model-space rest pose.
     rest: Vec<BonePose>,
-    /// The source's model-space rest pose.
+    /// The source's parents and model-space rest pose.
+    source_parents: Vec<Option<usize>>,
     source_rest: Vec<BonePose>,
     /// For each target bone, its source bone.
     from: Vec<Option<usize>>,
+    /// The turn about Y that makes the source face as the target does.
+    facing: glam::Quat,
+    /// For each target bone, whether its source rests at the same offset
+    /// from its parent (after scaling), so that its animated offset is kept.
+    same_offset: Vec<bool>,
     /// Target root height over source root height, at rest.
     scale: f32,
 }
 
-impl<'a> Retargeting<'a> {
-    fn new(map: &BoneMap, source: &Rig, target: &'a Rig) -> Self {
-        let source_bone = |name: &str| source.names.iter().position(|n| decode_text(n) == name);
-        let from = (target.names.iter())
+impl<'a> Retargeter<'a> {
+    /// Matches `map`'s names in both skeletons. The scale is the target
+    /// root's rest height over that of the source bone mapped to it (or
+    /// of the source's first bone).
+    pub fn new(map: &BoneMap, source: &RetargetSource, target: &'a Rig) -> Self {
+        let source_bone = |name: &str| source.names.iter().position(|n| n == name);
+        let from: Vec<Option<usize>> = (target.names.iter())
             .map(|name| {
                 let name = decode_text(name);
                 map.0.iter().find(|(_, to)| *to == name).and_then(|(from, _)| source_bone(from))
             })
             .collect();
-        let (rest, source_rest) = (target.to_world(&target.rest), source.to_world(&source.rest));
-        let height = |rig: &Rig, rest: &[BonePose]| rig.order.first().map_or(1.0, |&root| rest[root].position.y);
-        let scale = match height(source, &source_rest) {
-            h if h.abs() > f32::EPSILON => height(target, &rest) / h,
+        let rest = target.unit_to_world(&target.rest);
+        let facing = facing(target, &from, &source.rest, &rest);
+        let source_rest: Vec<BonePose> = source.rest.iter().map(|&pose| turned(facing, pose)).collect();
+        let root = target.order.first().copied();
+        let source_root = root.and_then(|r| from[r]).unwrap_or(0);
+        let target_height = root.map_or(1.0, |r| rest[r].position.y);
+        let scale = match source_rest.get(source_root).map_or(0.0, |p| p.position.y) {
+            h if h.abs() > f32::EPSILON && target_height.abs() > f32::EPSILON => target_height / h,
             _ => 1.0,
         };
-        Self { target, rest, source_rest, from, scale }
+        let mut retargeter = Self {
+            target,
+            rest,
+            source_parents: source.parents.clone(),
+            source_rest,
+            from,
+            facing,
+            same_offset: Vec::new(),
+            scale,
+        };
+        retargeter.same_offset = (0..target.len())
+            .map(|bone| {
+                let (Some(src), Some(_)) = (retargeter.from[bone], target.parents[bone]) else { return false };
+                let offset = retargeter.source_offset(&retargeter.source_rest, src);
+                let own = target.rest[bone].position;
+                offset.distance(own) <= 1e-3 * own.length().max(1.0)
+            })
+            .collect();
+        retargeter
+    }
+
+    /// Target bones with a source bone, parents first, with it.
+    pub fn mapped(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.target.order.iter().filter_map(|&bone| self.from[bone].map(|src| (bone, src)))
+    }
+
+    /// Target root height over source root height, at rest: what root
+    /// travel and kept offsets are multiplied by.
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// A source bone's offset from its parent in the parent's frame,
+    /// scaled to the target's size, in the source pose `world`.
+    fn source_offset(&self, world: &[BonePose], src: usize) -> glam::Vec3 {
+        let parent = self.source_parents[src].map_or(BonePose::IDENTITY, |p| world[p]);
+        parent.rotation.inverse() * (world[src].position - parent.position) * self.scale
+    }
+
+    /// A source bone's model-space pose turned to face as the target does.
+    fn source_pose(&self, world: &[BonePose], src: usize) -> BonePose {
+        turned(self.facing, world[src])
     }
 
     /// Target model-space rotation of `bone`: its source's turn from rest
     /// applied to its own rest; an unmapped bone follows its parent at rest.
     fn world_rotation(&self, world: &[BonePose], bone: usize) -> glam::Quat {
         match (self.from[bone], self.target.parents[bone]) {
-            (Some(src), _) => world[src].rotation * self.source_rest[src].rotation.inverse() * self.rest[bone].rotation,
-            (None, Some(parent)) => self.world_rotation(world, parent) * self.target.rest[bone].rotation,
+            (Some(src), _) => {
+                self.source_pose(world, src).rotation
+                    * self.source_rest[src].rotation.inverse()
+                    * self.rest[bone].rotation
+            }
+            (None, Some(parent)) => self.world_rotation(world, parent) * self.target.rest[bone].rotation.normalize(),
             (None, None) => self.rest[bone].rotation,
         }
     }
 
-    /// The pose, relative to its parent, of target `bone` (mapped from
-    /// source bone `src`) for the source's model-space pose `world`: the
-    /// target's bone length, and for the root the source's position scaled.
-    fn local(&self, world: &[BonePose], bone: usize, src: usize) -> BonePose {
+    /// The pose, relative to its parent, of target `bone` for the source's
+    /// model-space pose `world`: the target's bone length (or the source's
+    /// animated offset where both rest alike), and for the root the source's
+    /// position scaled.
+    pub fn local(&self, world: &[BonePose], bone: usize) -> BonePose {
         let rotation = self.world_rotation(world, bone);
-        match self.target.parents[bone] {
-            Some(parent) => BonePose {
-                position: self.target.rest[bone].position,
+        match (self.target.parents[bone], self.from[bone]) {
+            (Some(parent), src) => BonePose {
+                position: match src {
+                    Some(src) if self.same_offset[bone] => self.source_offset(world, src),
+                    _ => self.target.rest[bone].position,
+                },
                 rotation: self.world_rotation(world, parent).inverse() * rotation,
             },
-            None => BonePose { position: world[src].position * self.scale, rotation },
+            (None, Some(src)) => BonePose { position: self.source_pose(world, src).position * self.scale, rotation },
+            (None, None) => self.target.rest[bone],
         }
     }
+}
+
+/// A model-space pose turned about the model's origin.
+fn turned(turn: glam::Quat, pose: BonePose) -> BonePose {
+    BonePose { position: turn * pose.position, rotation: turn * pose.rotation }
+}
+
+/// The quarter turn about Y that lays the source's left-to-right
+/// direction on the target's, from the rest positions of mapped bone pairs
+/// named alike but for their side (thighs, upper arms, ...), rounded to the
+/// axes rigs face along: a rig facing +Z (Mixamo) onto one facing -Z, or a
+/// scene that turned the whole rig. Rounding keeps a difference of pose
+/// from passing for one of facing. Identity when no pair is mapped.
+fn facing(target: &Rig, from: &[Option<usize>], source_rest: &[BonePose], target_rest: &[BonePose]) -> glam::Quat {
+    let keys: Vec<String> = target.names.iter().map(|n| normalise(&decode_text(n))).collect();
+    let flat = |p: glam::Vec3| glam::Vec2::new(p.x, p.z);
+    let (mut source, mut target_side) = (glam::Vec2::ZERO, glam::Vec2::ZERO);
+    for (left, key) in keys.iter().enumerate() {
+        let Some(part) = key.strip_prefix('l') else { continue };
+        let Some(right) = keys.iter().position(|k| k.strip_prefix('r') == Some(part)) else { continue };
+        if let (Some(l), Some(r)) = (from[left], from[right]) {
+            source += flat(source_rest[l].position - source_rest[r].position).normalize_or_zero();
+            target_side += flat(target_rest[left].position - target_rest[right].position).normalize_or_zero();
+        }
+    }
+    let quarters = (source.perp_dot(target_side).atan2(source.dot(target_side)) / std::f32::consts::FRAC_PI_2).round();
+    if source == glam::Vec2::ZERO || target_side == glam::Vec2::ZERO || quarters == 0.0 {
+        return glam::Quat::IDENTITY;
+    }
+    // (x, z) turned towards z is a turn the other way about Y.
+    glam::Quat::from_rotation_y(-quarters * std::f32::consts::FRAC_PI_2)
 }
 
 #[cfg(test)]
@@ -288,13 +406,17 @@ mod tests {
                 assert!(x.position.abs_diff_eq(y.position, 5e-2), "{} vs {}", x.position, y.position);
             }
         }
-        // A target with its root twice as high, and every bone turned a
-        // quarter turn in its rest pose: the walk travels twice as far and
-        // the feet still land where the target's feet are.
+        // A target with its root twice as high, and every other bone's
+        // frame turned in its rest pose (as rigs from other tools orient
+        // their bones differently) while the joints stay where they were:
+        // the walk travels twice as far and each foot turns as the source's.
         let mut tall = skeleton.clone();
         tall.bones[0].position *= Vec3::new(1.0, 2.0, 1.0);
-        for bone in &mut tall.bones[1..] {
-            bone.rotation *= Quat::from_rotation_x(0.5);
+        let twist = |bone: usize| if bone == 0 { Quat::IDENTITY } else { Quat::from_rotation_x(0.5) };
+        for (i, bone) in tall.bones.iter_mut().enumerate() {
+            let parent_twist = rig.parents[i].map_or(Quat::IDENTITY, twist).inverse();
+            bone.position = parent_twist * bone.position;
+            bone.rotation = parent_twist * bone.rotation * twist(i);
         }
         let tall_rig = Rig::new(&tall).unwrap();
         let (moved, _) = retarget(&walk, &identity, &rig, &tall_rig);

@@ -123,10 +123,15 @@ impl Rig {
     /// that derive new keys from poses (mirror, retarget) work on it, so
     /// that their keys play back in the client as the source does.
     pub fn unit_world_pose(&self, clip: &Clip, t: f32) -> Vec<BonePose> {
-        let mut local = self.local_pose(clip, t);
-        for pose in &mut local {
-            pose.rotation = pose.rotation.normalize();
-        }
-        self.to_world(&local)
+        self.unit_to_world(&self.local_pose(clip, t))
+    }
+
+    /// [`Rig::to_world`] with every rotation made unit length first.
+    pub fn unit_to_world(&self, local: &[BonePose]) -> Vec<BonePose> {
+        let unit: Vec<BonePose> = local
+            .iter()
+            .map(|pose| BonePose { position: pose.position, rotation: pose.rotation.normalize() })
+            .collect();
+        self.to_world(&unit)
     }
 }

@@ -111,6 +111,37 @@ pub fn control_points(mesh: &Mesh, rig: &Rig, world: &[BonePose]) -> Vec<Vec3> {
     mesh.control_points.iter().map(|cp| if mesh.is_skinned() { moved(&cp.bone, cp.point) } else { cp.point }).collect()
 }
 
+/// Joint indices and weights a vertex, for GPU skinning (Bevy, glTF): the
+/// client's influences, the rest zero. Joint `j` is palette entry `j`
+/// ([`Weights::palette`]); a stored index outside the palette, which the
+/// client reads out of bounds, becomes joint `palette.len()`, for the
+/// caller to bind to the root.
+pub fn vertex_influences(weights: &Weights, count: usize) -> (Vec<[u16; 4]>, Vec<[f32; 4]>) {
+    let palette = weights.palette().len();
+    let root = u16::try_from(palette).unwrap_or(u16::MAX);
+    (0..count)
+        .map(|vertex| {
+            let (mut joints, mut amounts) = ([0u16; 4], [0f32; 4]);
+            for (k, (bone, weight)) in weights.influences(vertex).enumerate() {
+                joints[k] = usize::try_from(bone).ok().filter(|&b| b < palette).map_or(root, |b| b as u16);
+                amounts[k] = weight;
+            }
+            (joints, amounts)
+        })
+        .unzip()
+}
+
+/// A submesh's triangles with their winding swapped, for axes mirrored on
+/// Z (where front faces would otherwise turn to the back), less any that
+/// name a vertex past the buffer (the lint reports those).
+pub fn swapped_triangles(indices: &[u16], vertices: usize) -> Vec<u16> {
+    indices
+        .chunks_exact(3)
+        .filter(|t| t.iter().all(|&i| usize::from(i) < vertices))
+        .flat_map(|t| [t[0], t[2], t[1]])
+        .collect()
+}
+
 /// Skins a mesh on a rig at a world pose: binding, palette and vertices in
 /// one call, for tools that pose a mesh once.
 pub fn skin_on(mesh: &Mesh, rig: &Rig, world: &[BonePose]) -> SkinnedVertices {

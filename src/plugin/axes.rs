@@ -6,6 +6,7 @@ use bevy::transform::components::Transform;
 use serde::{Deserialize, Serialize};
 
 use crate::anim::BonePose;
+use crate::anim::axes::{mirror_position, mirror_rotation};
 
 /// How poses in the files' axes become Bevy transforms.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Reflect, Serialize, Deserialize)]
@@ -26,7 +27,7 @@ impl Axes {
     /// also takes Bevy positions back to the engine's.
     pub fn position(self, p: Vec3) -> Vec3 {
         match self {
-            Self::EngineToBevy => Vec3::new(p.x, p.y, -p.z),
+            Self::EngineToBevy => mirror_position(p),
             Self::AsIs => p,
         }
     }
@@ -34,7 +35,7 @@ impl Axes {
     /// The rotation in these axes (its own inverse, like [`Axes::position`]).
     pub fn rotation(self, q: Quat) -> Quat {
         match self {
-            Self::EngineToBevy => Quat::from_xyzw(-q.x, -q.y, q.z, q.w),
+            Self::EngineToBevy => mirror_rotation(q),
             Self::AsIs => q,
         }
     }

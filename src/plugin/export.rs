@@ -8,8 +8,8 @@ use bevy::ecs::name::Name;
 use bevy::math::curve::{ConstantCurve, Interval};
 use bevy::transform::components::Transform;
 
-use crate::anim::poses;
-use crate::format::{Animation, Key};
+use crate::anim::{keyframes_in_seconds, poses};
+use crate::format::Animation;
 
 use super::axes::Axes;
 
@@ -52,7 +52,7 @@ pub fn to_bevy_clip(animation: &Animation, axes: Axes) -> AnimationClip {
             continue;
         }
         let target = bone_target(&track.bone.name_text());
-        let steps = client_steps(&track.keys);
+        let steps = keyframes_in_seconds(&track.keys);
         let positions = steps.iter().map(|(t, k)| (*t, axes.position(k.position)));
         let rotations = steps.iter().map(|(t, k)| (*t, axes.rotation(k.rotation)));
         add_curve!(clip, target, animated_field!(Transform::translation), positions);
@@ -62,24 +62,6 @@ pub fn to_bevy_clip(animation: &Animation, axes: Axes) -> AnimationClip {
     clip
 }
 
-/// The keys as times in seconds for Bevy's keyframe curves, which keep one
-/// key a time. Where keys share a time, the client (looking for the first
-/// key later than now) blends toward the first of them until that time and
-/// from the last of them on: so the first goes just before the time and the
-/// last at it.
-fn client_steps(keys: &[Key]) -> Vec<(f32, &Key)> {
-    let mut steps = Vec::with_capacity(keys.len());
-    for same_time in keys.chunk_by(|a, b| a.time_ms == b.time_ms) {
-        let (first, last) = (&same_time[0], &same_time[same_time.len() - 1]);
-        let at = first.time_ms as f32 / 1000.0;
-        if same_time.len() > 1 {
-            steps.push((at.next_down(), first));
-        }
-        steps.push((at, last));
-    }
-    steps
-}
-
 #[cfg(test)]
 mod tests {
     use bevy::math::curve::Curve;
@@ -87,12 +69,13 @@ mod tests {
 
     use super::*;
     use crate::anim::sample_keys;
+    use crate::format::Key;
 
     #[test]
     fn keys_sharing_a_time_play_as_in_the_client() {
         let key = |t, x| Key::new(t, Vec3::new(x, 0.0, 0.0), Quat::IDENTITY);
         let keys = [key(0, 1.0), key(0, 2.0), key(100, 3.0), key(100, 4.0), key(100, 5.0), key(200, 6.0)];
-        let steps = client_steps(&keys);
+        let steps = keyframes_in_seconds(&keys);
         let curve = AnimatableKeyframeCurve::new(steps.iter().map(|(t, k)| (*t, k.position))).unwrap();
         for ms in [-5.0f32, 0.0, 50.0, 99.0, 99.99, 100.0, 150.0, 200.0, 300.0] {
             let ours = sample_keys(&keys, ms).unwrap().position;

@@ -12,8 +12,9 @@ use crate::plugin::axes::Axes;
 use crate::resource::ResourceKind;
 
 use super::material::Io3dMaterial;
-use super::mesh::{submesh_meshes, triangles};
+use super::mesh::submesh_meshes;
 use super::paths::linked_path;
+use crate::anim::swapped_triangles;
 
 /// A mesh loaded from a `.msh`, with its material script.
 #[derive(Asset, TypePath, Debug, Clone)]
@@ -137,7 +138,7 @@ impl AssetLoader for CmsLoader {
         let collision = Collision::from_bytes(&read_all(reader).await?)?;
         let axes = Axes::EngineToBevy;
         let positions: Vec<[f32; 3]> = collision.positions.iter().map(|&p| axes.position(p).to_array()).collect();
-        let indices = triangles(&collision.indices, positions.len());
+        let indices = swapped_triangles(&collision.indices, positions.len());
         let mesh = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
             .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
             .with_inserted_indices(Indices::U16(indices));

@@ -5,7 +5,7 @@ use bevy::asset::RenderAssetUsages;
 use bevy::math::{Mat4, Vec3};
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology, VertexAttributeValues};
 
-use crate::anim::{MeshBinding, Rig};
+use crate::anim::{MeshBinding, Rig, swapped_triangles, vertex_influences};
 use crate::format::msh;
 use crate::plugin::axes::Axes;
 
@@ -30,7 +30,7 @@ pub fn submesh_meshes(mesh: &msh::Mesh, axes: Axes) -> Vec<Option<Mesh>> {
     mesh.submeshes
         .iter()
         .map(|submesh| {
-            let indices = triangles(mesh.submesh_indices(submesh), mesh.positions.len());
+            let indices = swapped_triangles(mesh.submesh_indices(submesh), mesh.positions.len());
             (!indices.is_empty()).then(|| {
                 let mut part = base.clone();
                 part.insert_indices(Indices::U16(indices));
@@ -75,38 +75,11 @@ fn base_mesh(mesh: &msh::Mesh, axes: Axes) -> Mesh {
         }
     }
     if let Some(weights) = mesh.weights.as_ref().filter(|_| mesh.is_skinned()) {
-        let (joints, weights) = joint_attributes(weights, count);
+        let (joints, weights) = vertex_influences(weights, count);
         base.insert_attribute(Mesh::ATTRIBUTE_JOINT_INDEX, VertexAttributeValues::Uint16x4(joints));
         base.insert_attribute(Mesh::ATTRIBUTE_JOINT_WEIGHT, weights);
     }
     base
-}
-
-/// Joint indices and weights a vertex: the client's influences, the rest
-/// zero; an index outside the palette becomes the root's extra joint.
-fn joint_attributes(weights: &msh::Weights, count: usize) -> (Vec<[u16; 4]>, Vec<[f32; 4]>) {
-    let palette = weights.palette().len();
-    let root = u16::try_from(palette).unwrap_or(u16::MAX);
-    (0..count)
-        .map(|vertex| {
-            let (mut joints, mut amounts) = ([0u16; 4], [0f32; 4]);
-            for (k, (bone, weight)) in weights.influences(vertex).enumerate() {
-                joints[k] = usize::try_from(bone).ok().filter(|&b| b < palette).map_or(root, |b| b as u16);
-                amounts[k] = weight;
-            }
-            (joints, amounts)
-        })
-        .unzip()
-}
-
-/// A submesh's triangles with their winding swapped, less any that name a
-/// vertex past the buffer.
-pub(super) fn triangles(indices: &[u16], vertices: usize) -> Vec<u16> {
-    indices
-        .chunks_exact(3)
-        .filter(|t| t.iter().all(|&i| usize::from(i) < vertices))
-        .flat_map(|t| [t[0], t[2], t[1]])
-        .collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,475 @@
+//! A skeleton, its meshes and animations as one binary glTF (`.glb`).
+//!
+//! - Bones become nodes named exactly as the bones, holding their rest
+//!   poses, in the skeleton's order (node `i` is bone `i`).
+//! - Axes: the engine's left-handed axes are mirrored on Z into glTF's
+//!   right-handed, Y-up ones ([`crate::anim::axes`]), and every length is
+//!   multiplied by [`ExportOptions::scale`] (0.01 by default: the engine's
+//!   unit is about a centimetre, glTF's is the metre).
+//! - Meshes are skinned to one skin whose joints are all the bones, with the
+//!   skeleton's stored inverse binds, so they deform as the client skins
+//!   them. One primitive a submesh, with the script's material of the same
+//!   index; the diffuse texture is embedded as PNG (core glTF has no DDS).
+//! - Each animation is a glTF animation named after its file: per track a
+//!   `LINEAR` translation and rotation channel with the keys at their own
+//!   times. Keys sharing a time play as the client plays them
+//!   ([`keyframes_in_seconds`]). The file's version, total time and events
+//!   go in the animation's `extras` under `"io3d"` ([`AnimationExtras`]).
+
+use std::collections::HashMap;
+
+use ::gltf::json::animation::{Channel, Interpolation, Property, Sampler, Target as ChannelTarget};
+use ::gltf::json::buffer::Target;
+use ::gltf::json::material::{AlphaCutoff, AlphaMode, EmissiveFactor, PbrBaseColorFactor, StrengthFactor};
+use ::gltf::json::mesh::{Mode, Primitive, Semantic};
+use ::gltf::json::scene::UnitQuaternion;
+use ::gltf::json::texture::{Info, MagFilter, MinFilter, WrappingMode};
+use ::gltf::json::validation::Checked::Valid;
+use ::gltf::json::{self, Index};
+use glam::{Mat4, Quat, Vec3};
+
+use super::GltfError;
+use super::extras::AnimationExtras;
+use super::glb::GlbBuilder;
+use crate::anim::axes::{mirror_position, mirror_rotation};
+use crate::anim::{MeshBinding, Rig, keyframes_in_seconds, poses, sample_keys, swapped_triangles, vertex_influences};
+use crate::format::{AddressMode, Animation, Dds, Filtering, Key, Material, MaterialScript, Mesh, Skeleton, Track};
+use crate::resource::CharacterMesh;
+
+/// How lengths are written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExportOptions {
+    /// glTF units a game unit: 0.01 (metres) by default, as Blender and
+    /// most tools expect; 1.0 keeps the game's units.
+    pub scale: f32,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        Self { scale: 0.01 }
+    }
+}
+
+/// A mesh to export, with what it is drawn with.
+#[derive(Debug, Clone)]
+pub struct ExportMesh {
+    /// Its name (the file's stem).
+    pub name: String,
+    /// The mesh.
+    pub mesh: Mesh,
+    /// Its material script, if found.
+    pub script: Option<MaterialScript>,
+    /// The texture files the script names: the name as written, and the
+    /// file's bytes or why they could not be read.
+    pub textures: Vec<(String, Result<Vec<u8>, String>)>,
+}
+
+impl ExportMesh {
+    /// A character's mesh with its script and texture files, read from
+    /// where the client finds them; `None` when the mesh itself is missing
+    /// or broken (the error says why).
+    pub fn read(part: &CharacterMesh) -> Result<Self, String> {
+        let mesh = part.mesh.value.clone()?;
+        let textures = (part.textures.iter())
+            .map(|link| {
+                let bytes = match &link.path {
+                    Some(path) => std::fs::read(path).map_err(|e| format!("{}: {e}", path.display())),
+                    None => Err(format!("no texture file named '{}'", link.name)),
+                };
+                (link.name.clone(), bytes)
+            })
+            .collect();
+        Ok(Self { name: part.name().to_owned(), mesh, script: part.material.get().cloned(), textures })
+    }
+}
+
+/// What went into the file, besides its bytes.
+#[derive(Debug, Clone, Default)]
+pub struct Exported {
+    /// The `.glb`.
+    pub bytes: Vec<u8>,
+    /// What was left out or approximated, one line each (missing textures,
+    /// tracks of bones the skeleton lacks, ...).
+    pub warnings: Vec<String>,
+}
+
+/// Exports a skeleton with meshes (possibly none) and named animations.
+pub fn export(
+    skeleton: &Skeleton,
+    meshes: &[ExportMesh],
+    animations: &[(String, &Animation)],
+    options: ExportOptions,
+) -> Result<Exported, GltfError> {
+    let rig = Rig::new(skeleton).map_err(|e| GltfError::Skeleton(e.to_string()))?;
+    let mut out = Exporter { glb: GlbBuilder::new(), rig: &rig, scale: options.scale, warnings: Vec::new() };
+    let mut scene_nodes = out.bones(skeleton);
+    if !meshes.is_empty() {
+        let skin = out.skin();
+        let mut textures = HashMap::new();
+        for mesh in meshes {
+            scene_nodes.push(out.mesh(mesh, skin, &mut textures));
+        }
+    }
+    for (name, animation) in animations {
+        out.animation(name, animation)?;
+    }
+    let scene = out.glb.root.push(json::Scene {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(skeleton_name(skeleton, meshes)),
+        nodes: scene_nodes,
+    });
+    out.glb.root.scene = Some(scene);
+    Ok(Exported { bytes: out.glb.finish()?, warnings: out.warnings })
+}
+
+fn skeleton_name(skeleton: &Skeleton, meshes: &[ExportMesh]) -> String {
+    meshes.first().map(|m| m.name.clone()).unwrap_or_else(|| format!("{} bones", skeleton.bones.len()))
+}
+
+struct Exporter<'a> {
+    glb: GlbBuilder,
+    rig: &'a Rig,
+    scale: f32,
+    warnings: Vec<String>,
+}
+
+impl Exporter<'_> {
+    fn position(&self, p: Vec3) -> [f32; 3] {
+        (mirror_position(p) * self.scale).to_array()
+    }
+
+    /// glTF wants unit quaternions; the files' are close to unit.
+    fn rotation(q: Quat) -> [f32; 4] {
+        mirror_rotation(q).normalize().to_array()
+    }
+
+    /// One node a bone, in the skeleton's order; returns the roots.
+    fn bones(&mut self, skeleton: &Skeleton) -> Vec<Index<json::Node>> {
+        let rig = self.rig;
+        for (bone, rest) in skeleton.bones.iter().zip(&rig.rest) {
+            self.glb.root.push(json::Node {
+                name: Some(bone.name.name_text().into_owned()),
+                translation: Some(self.position(rest.position)),
+                rotation: Some(UnitQuaternion(Self::rotation(rest.rotation))),
+                ..Default::default()
+            });
+        }
+        for (child, parent) in rig.parents.iter().enumerate() {
+            if let Some(parent) = parent {
+                self.glb.root.nodes[*parent].children.get_or_insert_with(Vec::new).push(Index::new(child as u32));
+            }
+        }
+        (0..rig.len()).filter(|&b| rig.parents[b].is_none()).map(|b| Index::new(b as u32)).collect()
+    }
+
+    /// The one skin: every bone a joint, with its stored inverse bind.
+    fn skin(&mut self) -> Index<json::Skin> {
+        let matrices: Vec<[f32; 16]> = (self.rig.inverse_binds.iter())
+            .map(|ib| {
+                let rotation = Quat::from_array(Self::rotation(ib.rotation));
+                Mat4::from_rotation_translation(rotation, Vec3::from(self.position(ib.position))).to_cols_array()
+            })
+            .collect();
+        let inverse_binds = self.glb.accessor(&matrices, None, false);
+        let root = self.rig.order.first().map(|&b| Index::new(b as u32));
+        self.glb.root.push(json::Skin {
+            extensions: None,
+            extras: Default::default(),
+            inverse_bind_matrices: Some(inverse_binds),
+            joints: (0..self.rig.len()).map(|b| Index::new(b as u32)).collect(),
+            name: Some("skeleton".into()),
+            skeleton: root,
+        })
+    }
+
+    /// A mesh node: one primitive a drawn submesh, skinned when the client
+    /// skins the mesh.
+    fn mesh(
+        &mut self,
+        part: &ExportMesh,
+        skin: Index<json::Skin>,
+        textures: &mut HashMap<String, Option<Index<json::Texture>>>,
+    ) -> Index<json::Node> {
+        let attributes = self.vertex_attributes(part);
+        let mut primitives = Vec::new();
+        for (i, submesh) in part.mesh.submeshes.iter().enumerate() {
+            let indices = swapped_triangles(part.mesh.submesh_indices(submesh), part.mesh.positions.len());
+            if indices.is_empty() {
+                continue;
+            }
+            let material = part.script.as_ref().and_then(|s| s.materials.get(i));
+            primitives.push(Primitive {
+                attributes: attributes.clone(),
+                extensions: None,
+                extras: Default::default(),
+                indices: Some(self.glb.accessor(&indices, Some(Target::ElementArrayBuffer), false)),
+                material: material.map(|m| self.material(part, m, textures)),
+                mode: Valid(Mode::Triangles),
+                targets: None,
+            });
+        }
+        if part.script.is_none() {
+            self.warnings.push(format!("{}: no material script; drawn with glTF's default material", part.name));
+        }
+        let mesh = self.glb.root.push(json::Mesh {
+            extensions: None,
+            extras: Default::default(),
+            name: Some(part.name.clone()),
+            primitives,
+            weights: None,
+        });
+        let skinned = part.mesh.is_skinned().then_some(skin);
+        self.glb.root.push(json::Node {
+            name: Some(part.name.clone()),
+            mesh: Some(mesh),
+            skin: skinned,
+            ..Default::default()
+        })
+    }
+
+    /// The vertex buffers every submesh of a mesh shares.
+    fn vertex_attributes(
+        &mut self,
+        part: &ExportMesh,
+    ) -> std::collections::BTreeMap<json::validation::Checked<Semantic>, Index<json::Accessor>> {
+        let mesh = &part.mesh;
+        let count = mesh.positions.len();
+        let mut attributes = std::collections::BTreeMap::new();
+        let positions: Vec<[f32; 3]> = mesh.positions.iter().map(|&p| self.position(p)).collect();
+        attributes.insert(Valid(Semantic::Positions), self.glb.accessor(&positions, Some(Target::ArrayBuffer), true));
+        if mesh.normals.len() == count {
+            let normals: Vec<[f32; 3]> =
+                mesh.normals.iter().map(|n| mirror_position(n.normalize_or(Vec3::Y)).to_array()).collect();
+            attributes.insert(Valid(Semantic::Normals), self.glb.accessor(&normals, Some(Target::ArrayBuffer), false));
+        }
+        for (set, uvs) in [&mesh.uv0, &mesh.uv1].into_iter().enumerate() {
+            if uvs.len() == count {
+                let uvs: Vec<[f32; 2]> = uvs.iter().map(|uv| uv.to_array()).collect();
+                let accessor = self.glb.accessor(&uvs, Some(Target::ArrayBuffer), false);
+                attributes.insert(Valid(Semantic::TexCoords(set as u32)), accessor);
+            }
+        }
+        if let Some(weights) = mesh.weights.as_ref().filter(|_| mesh.is_skinned()) {
+            let (joints, amounts) = self.skin_attributes(part, weights, count);
+            attributes.insert(Valid(Semantic::Joints(0)), self.glb.accessor(&joints, Some(Target::ArrayBuffer), false));
+            attributes
+                .insert(Valid(Semantic::Weights(0)), self.glb.accessor(&amounts, Some(Target::ArrayBuffer), false));
+        }
+        attributes
+    }
+
+    /// Joints as skin joints (bone indices) and weights scaled to sum to 1,
+    /// as glTF requires (the client's usually do already).
+    fn skin_attributes(
+        &mut self,
+        part: &ExportMesh,
+        weights: &crate::format::Weights,
+        count: usize,
+    ) -> (Vec<[u16; 4]>, Vec<[f32; 4]>) {
+        let binding = MeshBinding::new(weights, self.rig);
+        for (_, name) in &binding.unknown {
+            self.warnings.push(format!("{}: bone '{}' is not in the skeleton; skinned on the root", part.name, name));
+        }
+        let root = self.rig.order.first().copied().unwrap_or(0);
+        let (joints, amounts) = vertex_influences(weights, count);
+        let joints = (joints.into_iter())
+            .map(|js| js.map(|j| binding.palette.get(usize::from(j)).copied().unwrap_or(root) as u16))
+            .collect();
+        let amounts = (amounts.into_iter())
+            .map(|ws| match ws.iter().sum::<f32>() {
+                sum if sum > 0.0 => ws.map(|w| w / sum),
+                _ => [1.0, 0.0, 0.0, 0.0],
+            })
+            .collect();
+        (joints, amounts)
+    }
+
+    /// A material's first pass as a glTF material (the same reading as the
+    /// plugin's `StandardMaterial`).
+    fn material(
+        &mut self,
+        part: &ExportMesh,
+        material: &Material,
+        textures: &mut HashMap<String, Option<Index<json::Texture>>>,
+    ) -> Index<json::Material> {
+        let srgb_to_linear = |c: f32| if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) };
+        let [r, g, b, a] = material.diffuse;
+        let [er, eg, eb, _] = material.emissive;
+        let mut out = json::Material {
+            name: Some(material.name.clone()),
+            emissive_factor: EmissiveFactor([er, eg, eb].map(|c| srgb_to_linear(c.clamp(0.0, 1.0)))),
+            ..Default::default()
+        };
+        out.pbr_metallic_roughness.base_color_factor = PbrBaseColorFactor([
+            srgb_to_linear(r.clamp(0.0, 1.0)),
+            srgb_to_linear(g.clamp(0.0, 1.0)),
+            srgb_to_linear(b.clamp(0.0, 1.0)),
+            a.clamp(0.0, 1.0),
+        ]);
+        out.pbr_metallic_roughness.metallic_factor = StrengthFactor(0.0);
+        out.pbr_metallic_roughness.roughness_factor = StrengthFactor(0.9);
+        if let Some(unit) = material.diffuse_texture() {
+            let name = unit.texture.clone().unwrap_or_default();
+            let key = name.to_ascii_lowercase();
+            let texture = match textures.get(&key) {
+                Some(texture) => *texture,
+                None => {
+                    let texture = self.texture(part, &name, unit.address, unit.filtering);
+                    textures.insert(key, texture);
+                    texture
+                }
+            };
+            out.pbr_metallic_roughness.base_color_texture = texture.map(|index| Info {
+                index,
+                tex_coord: unit.uv_set as u32,
+                extensions: None,
+                extras: Default::default(),
+            });
+        }
+        if let Some(pass) = material.passes().first() {
+            (out.alpha_mode, out.alpha_cutoff) = match pass.alpha_test {
+                Some(test) => (Valid(AlphaMode::Mask), Some(AlphaCutoff(test.value.clamp(0, 255) as f32 / 255.0))),
+                None if pass.is_transparent() => (Valid(AlphaMode::Blend), None),
+                None => (Valid(AlphaMode::Opaque), None),
+            };
+            out.double_sided = pass.cull == crate::format::Cull::None;
+        }
+        self.glb.root.push(out)
+    }
+
+    /// A texture file as an embedded PNG with its sampler, or `None` (and a
+    /// warning) where it is missing or not a DDS this crate reads.
+    fn texture(
+        &mut self,
+        part: &ExportMesh,
+        name: &str,
+        address: AddressMode,
+        filtering: Filtering,
+    ) -> Option<Index<json::Texture>> {
+        let found = part.textures.iter().find(|(n, _)| n.eq_ignore_ascii_case(name));
+        let png = match found.map(|(_, bytes)| bytes.clone()) {
+            None => Err(format!("the script names '{name}' but it was not given")),
+            Some(bytes) => bytes.and_then(|b| dds_to_png(&b).map_err(|e| format!("{name}: {e}"))),
+        };
+        let png = match png {
+            Ok(png) => png,
+            Err(why) => {
+                self.warnings.push(format!("{}: texture left out: {why}", part.name));
+                return None;
+            }
+        };
+        let image = self.glb.png_image(name, &png);
+        let wrap = match address {
+            AddressMode::Wrap => WrappingMode::Repeat,
+            AddressMode::Clamp => WrappingMode::ClampToEdge,
+            AddressMode::Mirror => WrappingMode::MirroredRepeat,
+        };
+        let (mag, min) = match filtering {
+            Filtering::None => (MagFilter::Nearest, MinFilter::Nearest),
+            _ => (MagFilter::Linear, MinFilter::LinearMipmapLinear),
+        };
+        let sampler = self.glb.root.push(json::texture::Sampler {
+            mag_filter: Some(Valid(mag)),
+            min_filter: Some(Valid(min)),
+            wrap_s: Valid(wrap),
+            wrap_t: Valid(wrap),
+            ..Default::default()
+        });
+        Some(self.glb.root.push(json::Texture {
+            name: Some(name.to_owned()),
+            sampler: Some(sampler),
+            source: image,
+            extensions: None,
+            extras: Default::default(),
+        }))
+    }
+
+    /// One glTF animation: two channels a track that poses a bone.
+    fn animation(&mut self, name: &str, animation: &Animation) -> Result<(), GltfError> {
+        let (mut channels, mut samplers) = (Vec::new(), Vec::new());
+        for track in animation.tracks.iter().filter(|t| poses(t)) {
+            let Some(bone) = self.rig.bone(track.bone.c_str()) else {
+                self.warnings.push(format!("{name}: track '{}' names no bone of the skeleton; left out", track.bone));
+                continue;
+            };
+            let (times, keys) = self.track_keys(name, track);
+            let input = self.glb.accessor(&times, None, true);
+            let translations: Vec<[f32; 3]> = keys.iter().map(|k| self.position(k.position)).collect();
+            let rotations: Vec<[f32; 4]> = keys.iter().map(|k| Self::rotation(k.rotation)).collect();
+            let outputs = [
+                (Property::Translation, self.glb.accessor(&translations, None, false)),
+                (Property::Rotation, self.glb.accessor(&rotations, None, false)),
+            ];
+            for (property, output) in outputs {
+                let sampler = Index::new(samplers.len() as u32);
+                samplers.push(Sampler {
+                    extensions: None,
+                    extras: Default::default(),
+                    input,
+                    interpolation: Valid(Interpolation::Linear),
+                    output,
+                });
+                channels.push(Channel {
+                    sampler,
+                    target: ChannelTarget {
+                        extensions: None,
+                        extras: Default::default(),
+                        node: Index::new(bone as u32),
+                        path: Valid(property),
+                    },
+                    extensions: None,
+                    extras: Default::default(),
+                });
+            }
+        }
+        if channels.is_empty() {
+            self.warnings.push(format!("{name}: no track poses a bone of the skeleton; animation left out"));
+            return Ok(());
+        }
+        let extras = AnimationExtras::of(animation).to_raw()?;
+        self.glb.root.push(json::Animation {
+            extensions: None,
+            extras: Some(extras),
+            channels,
+            name: Some(name.to_owned()),
+            samplers,
+        });
+        Ok(())
+    }
+
+    /// A track's keyframes in seconds, as glTF needs them: times strictly
+    /// increasing and not negative. Keys out of time order are sorted (the
+    /// client would play them otherwise; `io3d check` reports them), and
+    /// keys before 0 ms become the client's pose at 0 ms.
+    fn track_keys(&mut self, name: &str, track: &Track) -> (Vec<f32>, Vec<Key>) {
+        let mut keys = track.keys.clone();
+        if !keys.is_sorted_by_key(|k| k.time_ms) {
+            self.warnings.push(format!("{name}: track '{}' has keys out of time order; exported sorted", track.bone));
+            keys.sort_by_key(|k| k.time_ms);
+        }
+        if keys.first().is_some_and(|k| k.time_ms < 0) {
+            self.warnings.push(format!("{name}: track '{}' has keys before 0 ms; they start at 0 ms", track.bone));
+            let at_zero = sample_keys(&keys, 0.0).map(|p| Key::new(0, p.position, p.rotation));
+            keys.retain(|k| k.time_ms > 0);
+            keys.splice(0..0, at_zero);
+        }
+        // Keys sharing 0 ms put their first just before 0: playback starts
+        // at 0, where the last of them holds.
+        keyframes_in_seconds(&keys).into_iter().filter(|(t, _)| *t >= 0.0).map(|(t, k)| (t, *k)).unzip()
+    }
+}
+
+/// A DDS file's top level as PNG bytes.
+pub fn dds_to_png(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let dds = Dds::from_bytes(bytes).map_err(|e| e.to_string())?;
+    let rgba = dds.decode(0);
+    let mut png = Vec::new();
+    let mut encoder = png::Encoder::new(&mut png, dds.width, dds.height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer.write_image_data(&rgba).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok(png)
+}

@@ -1,0 +1,85 @@
+//! What glTF has no place for, kept in an animation's `extras` under
+//! `"io3d"`: the `.ani` version, its total time (glTF clips end at their
+//! last key) and its events.
+//!
+//! ```json
+//! "extras": { "io3d": { "version": 4002, "total_ms": 1000,
+//!   "events": [ { "type": "sound", "sub_info": "step.wav", "time_ms": 250.0 } ] } }
+//! ```
+
+use ::gltf::json::Extras;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::GltfError;
+use crate::format::{Animation, Event, FileString};
+
+/// The `"io3d"` object of an animation's extras.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnimationExtras {
+    /// The `.ani` version it came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<i32>,
+    /// The header's total time in ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_ms: Option<i32>,
+    /// The events, in the file's order.
+    #[serde(default)]
+    pub events: Vec<EventExtra>,
+}
+
+/// One event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventExtra {
+    /// The event type (`sound`, `fire_s`, ...).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Its sub info (a sound file, an effect name, ...).
+    #[serde(default)]
+    pub sub_info: String,
+    /// When it fires.
+    pub time_ms: f32,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Wrapper<T> {
+    io3d: T,
+}
+
+impl AnimationExtras {
+    /// What an animation keeps in extras.
+    pub fn of(animation: &Animation) -> Self {
+        let events = (animation.events.iter())
+            .map(|e| EventExtra { kind: e.kind.to_text(), sub_info: e.sub_info.to_text(), time_ms: e.time_ms })
+            .collect();
+        Self { version: Some(animation.version.number()), total_ms: Some(animation.total_ms), events }
+    }
+
+    /// As glTF extras.
+    pub fn to_raw(&self) -> Result<Box<RawValue>, GltfError> {
+        serde_json::value::to_raw_value(&Wrapper { io3d: self }).map_err(|e| GltfError::Write(e.to_string()))
+    }
+
+    /// Reads an animation's extras: `None` without an `"io3d"` object (a
+    /// file from another tool), an error naming the field when it is
+    /// malformed.
+    pub fn from_extras(extras: &Extras) -> Result<Option<Self>, String> {
+        let Some(raw) = extras else { return Ok(None) };
+        let value: serde_json::Value = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+        match value.get("io3d") {
+            None => Ok(None),
+            Some(io3d) => Self::deserialize(io3d).map(Some).map_err(|e| format!("extras.io3d: {e}")),
+        }
+    }
+
+    /// The events as the format's.
+    pub fn file_events(&self) -> Vec<Event> {
+        (self.events.iter())
+            .map(|e| Event {
+                kind: FileString::encode_text(&e.kind),
+                sub_info: FileString::encode_text(&e.sub_info),
+                time_ms: e.time_ms,
+            })
+            .collect()
+    }
+}

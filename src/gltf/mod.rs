@@ -1,0 +1,66 @@
+//! glTF 2.0 in and out, through the `gltf` crate (feature `gltf`).
+//!
+//! - [`export()`]: a skeleton, its meshes (with materials and textures) and
+//!   animations as one `.glb`, for Blender, three.js, Godot or Bevy.
+//! - [`import()`]: an animation from any glTF (Blender, Mixamo, motion
+//!   capture) retargeted onto a game skeleton, as an `.ani`.
+//!
+//! Both convert between the engine's left-handed axes and glTF's
+//! right-handed, Y-up ones by mirroring Z ([`crate::anim::axes`]), and keep
+//! what glTF has no place for (version, total time, events) in the
+//! animation's extras ([`AnimationExtras`]), so a round trip gives back the
+//! same keys and events.
+
+mod document;
+mod export;
+mod extras;
+mod glb;
+mod import;
+mod source;
+#[cfg(test)]
+mod tests;
+
+pub use document::GltfDocument;
+pub use export::{ExportMesh, ExportOptions, Exported, dds_to_png, export};
+pub use extras::{AnimationExtras, EventExtra};
+pub use import::{ImportOptions, Imported, import, suggested_map};
+pub use source::{SourceAnimation, SourceNodes};
+
+/// Why a glTF could not be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum GltfError {
+    /// The skeleton's bones do not form one tree.
+    #[error("skeleton: {0}")]
+    Skeleton(String),
+    /// The file could not be read (itself or a buffer it names).
+    #[error("cannot read: {0}")]
+    Read(String),
+    /// The file breaks the glTF 2.0 rules; the message names the part.
+    #[error("not valid glTF 2.0: {0}")]
+    Invalid(String),
+    /// Valid glTF that this crate does not read; the message names the part.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// No animation by the asked name, or several and none asked for.
+    #[error("{}", no_animation(.asked, .found))]
+    NoAnimation {
+        /// The name asked for.
+        asked: Option<String>,
+        /// The file's animations.
+        found: Vec<String>,
+    },
+    /// No node of the animation maps to a bone of the skeleton.
+    #[error("animation '{0}': no glTF node maps to a bone of the skeleton (give a map with source = target lines)")]
+    NoBones(String),
+    /// The `.glb` could not be put together.
+    #[error("cannot write the glTF: {0}")]
+    Write(String),
+}
+
+fn no_animation(asked: &Option<String>, found: &[String]) -> String {
+    let list = if found.is_empty() { "none".to_owned() } else { found.join(", ") };
+    match asked {
+        Some(name) => format!("no animation named '{name}'; the file has: {list}"),
+        None => format!("the file has {} animations ({list}); choose one by name", found.len()),
+    }
+}

@@ -1,0 +1,385 @@
+//! Round trips, imports from rigs unlike the game's, and files from other
+//! tools' habits (matrices, `STEP`, `CUBICSPLINE`, sparse accessors).
+
+use std::borrow::Cow;
+
+use ::gltf::json::{self, Index};
+use glam::{Quat, Vec3};
+
+use super::*;
+use crate::anim::{BoneMap, Clip, Rig, biped};
+use crate::format::{AniVersion, Animation, Event, FileString, Skeleton};
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/assets/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn clip(name: &str) -> Animation {
+    Animation::from_bytes(&read(name)).unwrap()
+}
+
+fn skeleton() -> Skeleton {
+    Skeleton::from_bytes(&read("biped.skl")).unwrap()
+}
+
+use crate::anim::reduce::angle_degrees as degrees;
+
+fn export_one(skeleton: &Skeleton, name: &str, animation: &Animation, scale: f32) -> Vec<u8> {
+    let exported = export(skeleton, &[], &[(name.to_owned(), animation)], ExportOptions { scale }).unwrap();
+    assert!(exported.warnings.is_empty(), "{:?}", exported.warnings);
+    exported.bytes
+}
+
+#[test]
+fn every_bundled_clip_comes_back_with_its_keys_and_events() {
+    let skeleton = skeleton();
+    for version in ["4000", "4001", "4002"] {
+        for clip_name in ["walk", "idle", "attack"] {
+            let name = format!("biped_{clip_name}_{version}");
+            let mut source = clip(&format!("{name}.ani"));
+            source.events.push(Event { kind: "sound".into(), sub_info: FileString::from("step.wav"), time_ms: 12.5 });
+            let glb = export_one(&skeleton, &name, &source, 0.01);
+            let file = GltfDocument::from_slice(&glb, None).unwrap();
+            let back = import(&file, &skeleton, &ImportOptions::default()).unwrap();
+            let bytes = back.animation.to_bytes().unwrap();
+            let back = Animation::from_bytes(&bytes).unwrap();
+            assert_eq!((back.version, back.total_ms), (source.version, source.total_ms), "{name}");
+            assert_eq!(back.events, source.events, "{name}");
+            assert_eq!(back.tracks.len(), source.tracks.len(), "{name}");
+            let precision = match source.version {
+                AniVersion::V4000 => 1e-3,
+                AniVersion::V4001 => 0.5,
+                AniVersion::V4002 => 0.06,
+            };
+            for (a, b) in source.tracks.iter().zip(&back.tracks) {
+                assert_eq!(a.bone, b.bone);
+                assert_eq!(a.keys.len(), b.keys.len(), "{name} {}", a.bone);
+                for (x, y) in a.keys.iter().zip(&b.keys) {
+                    assert_eq!(x.time_ms, y.time_ms);
+                    assert!(
+                        x.position.distance(y.position) < 1e-3,
+                        "{name} {}: {} vs {}",
+                        a.bone,
+                        x.position,
+                        y.position
+                    );
+                    let angle = degrees(x.rotation, y.rotation);
+                    assert!(angle <= precision, "{name} {} at {} ms: {angle} degrees", a.bone, x.time_ms);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn keys_sharing_a_time_come_back_as_a_jump() {
+    let skeleton = skeleton();
+    let mut animation = clip("biped_walk_4000.ani");
+    let keys = &mut animation.tracks[0].keys;
+    let at = keys[2].time_ms;
+    let mut jumped = keys[2];
+    jumped.position.y += 5.0;
+    keys.insert(3, jumped);
+    keys[3].time_ms = at;
+    let glb = export_one(&skeleton, "jump", &animation, 1.0);
+    let back = import(&GltfDocument::from_slice(&glb, None).unwrap(), &skeleton, &ImportOptions::default()).unwrap();
+    let times: Vec<i32> = back.animation.tracks[0].keys.iter().map(|k| k.time_ms).collect();
+    assert_eq!(times, animation.tracks[0].keys.iter().map(|k| k.time_ms).collect::<Vec<_>>());
+    assert!((back.animation.tracks[0].keys[3].position.y - jumped.position.y).abs() < 1e-3);
+}
+
+/// The Biped renamed, with every bone's frame turned (as other tools
+/// orient bones) while its joints stay put, and the walk's keys rewritten
+/// for those frames: the same motion on a rig unlike the game's.
+fn foreign_rig(skeleton: &Skeleton, walk: &Animation) -> (Skeleton, Animation) {
+    let rig = Rig::new(skeleton).unwrap();
+    let twist = |bone: usize| Quat::from_rotation_x(0.5 + bone as f32 * 0.1) * Quat::from_rotation_y(0.3);
+    let relocal = |bone: usize, position: Vec3, rotation: Quat| {
+        let parent = rig.parents[bone].map_or(Quat::IDENTITY, twist).inverse();
+        (parent * position, parent * rotation * twist(bone))
+    };
+    let mut other = skeleton.clone();
+    for (i, bone) in other.bones.iter_mut().enumerate() {
+        (bone.position, bone.rotation) = relocal(i, bone.position, bone.rotation);
+        let rename = |name: &FileString| FileString::from(format!("other:{name}").as_str());
+        bone.name = rename(&bone.name);
+        bone.parent = rename(&bone.parent);
+        bone.children = bone.children.iter().map(rename).collect();
+    }
+    let mut moved = walk.clone();
+    for track in &mut moved.tracks {
+        let bone = rig.bone(track.bone.c_str()).unwrap();
+        for key in &mut track.keys {
+            (key.position, key.rotation) = relocal(bone, key.position, key.rotation);
+        }
+        track.bone = FileString::from(format!("other:{}", track.bone).as_str());
+    }
+    (other, moved)
+}
+
+/// A `.glb` with its scene's roots put under one more node.
+fn under_a_node(glb: &[u8], node: json::Node) -> Vec<u8> {
+    let parsed = ::gltf::Gltf::from_slice(glb).unwrap();
+    let mut root = parsed.document.into_json();
+    let children = root.scenes[0].nodes.clone();
+    let wrapper = root.push(json::Node { children: Some(children), ..node });
+    root.scenes[0].nodes = vec![wrapper];
+    let json = json::serialize::to_vec(&root).unwrap();
+    let glb = ::gltf::binary::Glb {
+        header: ::gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+        json: Cow::Owned(json),
+        bin: parsed.blob.map(Cow::Owned),
+    };
+    glb.to_vec().unwrap()
+}
+
+#[test]
+fn a_rig_with_other_names_frames_units_and_facing_moves_the_game_skeleton_alike() {
+    let skeleton = skeleton();
+    let walk = clip("biped_walk_4000.ani");
+    let (other, moved) = foreign_rig(&skeleton, &walk);
+    let glb = export_one(&other, "walk", &moved, 0.037);
+    // The whole rig doubled in size and turned to face the other way.
+    let turned = json::Node {
+        rotation: Some(json::scene::UnitQuaternion(Quat::from_rotation_y(std::f32::consts::PI).to_array())),
+        scale: Some([2.0; 3]),
+        ..Default::default()
+    };
+    let file = GltfDocument::from_slice(&under_a_node(&glb, turned), None).unwrap();
+    let map = BoneMap(skeleton.bones.iter().map(|b| (format!("other:{}", b.name), b.name.to_text())).collect());
+    let options = ImportOptions { map: Some(map), ..ImportOptions::default() };
+    let imported = import(&file, &skeleton, &options).unwrap();
+    let rig = Rig::new(&skeleton).unwrap();
+    let (ours, source) = (Clip::new(&imported.animation), Clip::new(&walk));
+    for t in [0.0, 250.0, 500.0, 900.0] {
+        let (a, b) = (rig.unit_world_pose(&ours, t), rig.unit_world_pose(&source, t));
+        for (bone, (x, y)) in a.iter().zip(&b).enumerate() {
+            let name = skeleton.bones[bone].name.to_text();
+            assert!(x.position.distance(y.position) < 0.05, "{name} at {t}: {} vs {}", x.position, y.position);
+            assert!(degrees(x.rotation, y.rotation) < 0.05, "{name} at {t}: {}", degrees(x.rotation, y.rotation));
+        }
+    }
+}
+
+#[test]
+fn suggested_maps_let_the_hips_drive_the_root() {
+    let skeleton = skeleton();
+    let names: Vec<String> =
+        ["Armature", "mixamorig:Hips", "mixamorig:Spine", "mixamorig:LeftUpLeg", "mixamorig:RightUpLeg"]
+            .map(String::from)
+            .to_vec();
+    let map = suggested_map(&names, &skeleton);
+    assert_eq!(map.target("mixamorig:Hips"), Some("Bip01"));
+    assert_eq!(map.target("mixamorig:LeftUpLeg"), Some("Bip01 L Thigh"));
+    assert_eq!(map.target("Armature"), None);
+}
+
+#[test]
+fn a_tolerance_drops_keys_the_client_rebuilds() {
+    let skeleton = skeleton();
+    let walk = clip("biped_walk_4000.ani");
+    let file = GltfDocument::from_slice(&export_one(&skeleton, "walk", &walk, 0.01), None).unwrap();
+    let tolerance = "0.5,0.05".parse().unwrap();
+    let reduced =
+        import(&file, &skeleton, &ImportOptions { tolerance: Some(tolerance), ..Default::default() }).unwrap();
+    assert_eq!(reduced.keys_before, walk.key_count());
+    assert!(reduced.animation.key_count() < walk.key_count());
+    let rig = Rig::new(&skeleton).unwrap();
+    for t in (0..=walk.total_ms).step_by(10) {
+        let a = rig.local_pose(&Clip::new(&reduced.animation), t as f32);
+        let b = rig.local_pose(&Clip::new(&walk), t as f32);
+        for (x, y) in a.iter().zip(&b) {
+            // Between keys, each side interpolates its own keys.
+            assert!(degrees(x.rotation, y.rotation) < 1.5, "{t} ms");
+        }
+    }
+}
+
+/// A two-node file written here the way other tools write theirs: node
+/// matrices, `STEP` translations, `CUBICSPLINE` rotations, a sparse
+/// accessor, and no extras.
+fn other_tools_file() -> Vec<u8> {
+    use ::gltf::json::animation::{Channel, Interpolation, Property, Sampler, Target};
+    use ::gltf::json::validation::Checked::Valid;
+    let mut glb = glb::GlbBuilder::new();
+    let child = glb.root.push(json::Node {
+        name: Some("Spine".into()),
+        matrix: Some(glam::Mat4::from_translation(Vec3::new(0.0, 0.5, 0.0)).to_cols_array()),
+        ..Default::default()
+    });
+    glb.root.push(json::Node {
+        name: Some("Hips".into()),
+        matrix: Some(glam::Mat4::from_translation(Vec3::new(0.0, 1.0, 0.0)).to_cols_array()),
+        children: Some(vec![child]),
+        ..Default::default()
+    });
+    let times = glb.accessor(&[0.0f32, 0.5, 1.0], None, true);
+    let steps = glb.accessor(&[[0.0f32, 1.0, 0.0], [0.0, 1.0, 1.0], [0.0, 1.0, 2.0]], None, false);
+    let q = |angle: f32| Quat::from_rotation_y(angle).to_array();
+    let zero = [0.0f32; 4];
+    let cubic = glb.accessor(&[zero, q(0.0), zero, zero, q(0.5), zero, zero, q(1.0), zero], None, false);
+    // Sparse: a constant scale of 1 whose middle key is replaced.
+    let base = glb.accessor(&[[1.0f32; 3]; 3], None, false);
+    let mut scales = glb.root.accessors[base.value()].clone();
+    let indices = glb.accessor(&[1u16], None, false);
+    let values = glb.accessor(&[[1.0f32, 1.0, 1.0]], None, false);
+    let view = |a: Index<json::Accessor>, root: &json::Root| root.accessors[a.value()].buffer_view.unwrap();
+    scales.sparse = Some(json::accessor::sparse::Sparse {
+        count: json::validation::USize64(1),
+        indices: json::accessor::sparse::Indices {
+            buffer_view: view(indices, &glb.root),
+            byte_offset: json::validation::USize64(0),
+            component_type: Valid(json::accessor::IndexComponentType(json::accessor::ComponentType::U16)),
+            extensions: None,
+            extras: Default::default(),
+        },
+        values: json::accessor::sparse::Values {
+            buffer_view: view(values, &glb.root),
+            byte_offset: json::validation::USize64(0),
+            extensions: None,
+            extras: Default::default(),
+        },
+        extensions: None,
+        extras: Default::default(),
+    });
+    let scales = glb.root.push(scales);
+    let channels = [
+        (Property::Translation, Interpolation::Step, steps),
+        (Property::Rotation, Interpolation::CubicSpline, cubic),
+        (Property::Scale, Interpolation::Linear, scales),
+    ];
+    let mut animation = json::Animation {
+        extensions: None,
+        extras: None,
+        channels: vec![],
+        name: Some("Run".into()),
+        samplers: vec![],
+    };
+    for (i, (property, interpolation, output)) in channels.into_iter().enumerate() {
+        animation.samplers.push(Sampler {
+            extensions: None,
+            extras: Default::default(),
+            input: times,
+            interpolation: Valid(interpolation),
+            output,
+        });
+        animation.channels.push(Channel {
+            sampler: Index::new(i as u32),
+            target: Target { extensions: None, extras: Default::default(), node: Index::new(1), path: Valid(property) },
+            extensions: None,
+            extras: Default::default(),
+        });
+    }
+    glb.root.push(animation);
+    let scene = glb.root.push(json::Scene { extensions: None, extras: None, name: None, nodes: vec![Index::new(1)] });
+    glb.root.scene = Some(scene);
+    glb.finish().unwrap()
+}
+
+#[test]
+fn steps_cubic_splines_matrices_and_sparse_accessors_are_read_by_gltfs_rules() {
+    let file = GltfDocument::from_slice(&other_tools_file(), None).unwrap();
+    let nodes = SourceNodes::new(&file.document).unwrap();
+    let animation = SourceAnimation::read(&file, file.document.animations().next().unwrap()).unwrap();
+    let hips = nodes.names.iter().position(|n| n == "Hips").unwrap();
+    let at = |t: f32| animation.world(&nodes, t)[hips];
+    // STEP holds until the next key; positions are mirrored on Z.
+    assert!(at(0.49).position.abs_diff_eq(Vec3::new(0.0, 1.0, 0.0), 1e-6));
+    assert!(at(0.5).position.abs_diff_eq(Vec3::new(0.0, 1.0, -1.0), 1e-6));
+    assert!(at(7.0).position.abs_diff_eq(Vec3::new(0.0, 1.0, -2.0), 1e-6));
+    // With zero tangents the Hermite curve eases the components: a quarter
+    // of the way from the 0.5 rad key to the 1.0 rad one, 5/32 of the way.
+    let h = 3.0 * 0.0625 - 2.0 * 0.015625;
+    let (a, b) = (glam::Vec4::from(Quat::from_rotation_y(0.5)), glam::Vec4::from(Quat::from_rotation_y(1.0)));
+    let eased = a * (1.0 - h) + b * h;
+    let expected = crate::anim::axes::mirror_rotation(Quat::from_vec4(eased).normalize());
+    let angle = degrees(at(0.625).rotation, expected);
+    assert!(angle < 1e-3, "{angle} degrees off");
+    assert_eq!(animation.key_times([hips]), [0.0, 0.5, 1.0]);
+    // The import maps Hips to the Biped's root and Spine to its spine.
+    let skeleton = biped::skeleton();
+    let imported = import(&file, &skeleton, &ImportOptions::default()).unwrap();
+    assert_eq!(imported.map.target("Hips"), Some("Bip01"));
+    assert_eq!(imported.animation.total_ms, 1000);
+    assert_eq!(imported.animation.tracks[0].keys.len(), 3);
+}
+
+#[test]
+fn bad_files_are_refused_with_the_part_named() {
+    let skeleton = skeleton();
+    let walk = clip("biped_walk_4002.ani");
+    let glb = export(&skeleton, &[], &[("walk".into(), &walk), ("idle".into(), &walk)], ExportOptions::default())
+        .unwrap()
+        .bytes;
+    let file = GltfDocument::from_slice(&glb, None).unwrap();
+    let error = import(&file, &skeleton, &ImportOptions::default()).unwrap_err().to_string();
+    assert!(error.contains("2 animations (walk, idle)"), "{error}");
+    let options = ImportOptions { animation: Some("run".into()), ..Default::default() };
+    let error = import(&file, &skeleton, &options).unwrap_err().to_string();
+    assert!(error.contains("no animation named 'run'"), "{error}");
+
+    let mut root = ::gltf::Gltf::from_slice(&glb).unwrap().document.into_json();
+    root.extensions_required.push("EXT_meshopt_compression".into());
+    let text = json::serialize::to_vec(&root).unwrap();
+    let error = GltfDocument::from_slice(&text, None).err().unwrap().to_string();
+    assert!(error.contains("EXT_meshopt_compression"), "{error}");
+
+    root.extensions_required.clear();
+    root.buffers[0].uri = Some("missing.bin".into());
+    let text = json::serialize::to_vec(&root).unwrap();
+    let error = GltfDocument::from_slice(&text, None).err().unwrap().to_string();
+    assert!(error.contains("buffer 0 ('missing.bin')"), "{error}");
+
+    // A rotation channel whose output is the translations' accessor.
+    let mut root = ::gltf::Gltf::from_slice(&glb).unwrap().document.into_json();
+    let translation = root.animations[0].samplers[0].output;
+    root.animations[0].samplers[1].output = translation;
+    let bad = with_json(root, &glb);
+    let file = GltfDocument::from_slice(&bad, None).unwrap();
+    let options = ImportOptions { animation: Some("walk".into()), ..Default::default() };
+    let error = import(&file, &skeleton, &options).unwrap_err().to_string();
+    assert!(error.contains("channel 1 (rotation of node 0)") && error.contains("expected Vec4"), "{error}");
+}
+
+/// A `.glb` from a changed document and the original's binary chunk.
+fn with_json(root: json::Root, original: &[u8]) -> Vec<u8> {
+    let blob = ::gltf::Gltf::from_slice(original).unwrap().blob;
+    let glb = ::gltf::binary::Glb {
+        header: ::gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+        json: Cow::Owned(json::serialize::to_vec(&root).unwrap()),
+        bin: blob.map(Cow::Owned),
+    };
+    glb.to_vec().unwrap()
+}
+
+#[test]
+fn characters_export_with_skins_materials_and_png_textures() {
+    let config = format!("{}/assets/resource/model/animodel/biped.txt", env!("CARGO_MANIFEST_DIR"));
+    let character = crate::resource::Character::load(std::path::Path::new(&config)).unwrap();
+    let skeleton = character.skeleton.as_ref().unwrap().get().unwrap();
+    let meshes: Vec<ExportMesh> = character.meshes.iter().map(|m| ExportMesh::read(m).unwrap()).collect();
+    let walk = clip("resource/animation/biped_walk_4002.ani");
+    let exported = export(skeleton, &meshes, &[("walk".into(), &walk)], ExportOptions::default()).unwrap();
+    assert!(exported.warnings.is_empty(), "{:?}", exported.warnings);
+    let file = GltfDocument::from_slice(&exported.bytes, None).unwrap();
+    let document = &file.document;
+    assert_eq!(document.skins().len(), 1);
+    assert_eq!(document.skins().next().unwrap().joints().count(), skeleton.bones.len());
+    let body = document.meshes().find(|m| m.name() == Some("biped_body")).unwrap();
+    let primitive = body.primitives().next().unwrap();
+    let reader = primitive.reader(|b| file.buffer(b));
+    assert_eq!(reader.read_positions().unwrap().count(), meshes[0].mesh.positions.len());
+    let weights: Vec<[f32; 4]> = reader.read_weights(0).unwrap().into_f32().collect();
+    assert!(weights.iter().all(|w| (w.iter().sum::<f32>() - 1.0).abs() < 1e-5));
+    let texture = primitive.material().pbr_metallic_roughness().base_color_texture().unwrap().texture();
+    let ::gltf::image::Source::View { view, mime_type } = texture.source().source() else { panic!("embedded") };
+    assert_eq!(mime_type, "image/png");
+    let png = &file.buffers[0][view.offset()..view.offset() + view.length()];
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let info = decoder.read_info().unwrap();
+    assert_eq!((info.info().width, info.info().height), (64, 64));
+    // Vertices in metres, mirrored on Z.
+    let first = reader.read_positions().unwrap().next().unwrap();
+    let stored = meshes[0].mesh.positions[0];
+    assert!(Vec3::from(first).abs_diff_eq(Vec3::new(stored.x, stored.y, -stored.z) * 0.01, 1e-6));
+}
