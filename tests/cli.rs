@@ -365,3 +365,51 @@ fn pose_skins_meshes_as_the_library_does() {
     }
     assert_eq!(meshes[1]["control_points"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn gltf_export_and_import_round_trip_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("biped.glb");
+    let config = asset("resource/model/animodel/biped.txt");
+    let printed = stdout(&io3d(&[&"export", &config, &"-o", &glb]));
+    assert!(printed.contains("22 bones, 2 meshes, 3 animations"), "{printed}");
+    let skeleton = asset("biped.skl");
+    let several = io3d(&[&"import", &glb, &"--skeleton", &skeleton, &"-o", &dir.path().join("x.ani")]);
+    assert!(!several.status.success());
+    assert!(stderr(&several).contains("choose one by name"), "{}", stderr(&several));
+    assert!(!dir.path().join("x.ani").exists());
+
+    let out = dir.path().join("walk.ani");
+    let walk = "biped_walk_4002";
+    stdout(&io3d(&[&"import", &glb, &"--skeleton", &skeleton, &"--animation", &walk, &"-o", &out]));
+    let original =
+        Animation::from_bytes(&std::fs::read(asset("resource/animation/biped_walk_4002.ani")).unwrap()).unwrap();
+    let back = Animation::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!((back.version, back.total_ms, &back.events), (original.version, original.total_ms, &original.events));
+    assert_eq!(back.key_count(), original.key_count());
+
+    let printed = stdout(&io3d(&[
+        &"import",
+        &glb,
+        &"--skeleton",
+        &skeleton,
+        &"--animation",
+        &walk,
+        &"--tolerance",
+        &"0.5,0.05",
+        &"--version",
+        &"4001",
+        &"-o",
+        &out,
+    ]));
+    let reduced = Animation::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(reduced.version.number(), 4001);
+    assert!(reduced.key_count() < original.key_count(), "{printed}");
+    assert!(printed.contains("before reduction"), "{printed}");
+
+    let map = stdout(&io3d(&[&"import", &glb, &"--skeleton", &skeleton, &"--suggest"]));
+    assert!(map.contains("Bip01 L Thigh = Bip01 L Thigh"), "{map}");
+    let bad =
+        io3d(&[&"export", &"--skeleton", &skeleton, &asset("biped_walk_4000.ani"), &"-o", &dir.path().join("a.gltf")]);
+    assert!(stderr(&bad).contains("must end in .glb"), "{}", stderr(&bad));
+}

@@ -101,7 +101,7 @@ mod tests {
     fn straight_runs_shrink_to_their_ends_and_bends_stay() {
         let keys: Vec<Key> = (0..=10).map(|i| key(i * 10, i as f32, 0.0)).collect();
         let exact = Tolerance { degrees: 0.0, units: 1e-4 };
-        assert_eq!(reduce(&keys, exact), [keys[0], keys[10].clone()]);
+        assert_eq!(reduce(&keys, exact), [keys[0], keys[10]]);
         let mut bent = keys.clone();
         bent[5].position.x += 1.0;
         let reduced = reduce(&bent, exact);

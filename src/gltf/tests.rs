@@ -119,18 +119,11 @@ fn foreign_rig(skeleton: &Skeleton, walk: &Animation) -> (Skeleton, Animation) {
 
 /// A `.glb` with its scene's roots put under one more node.
 fn under_a_node(glb: &[u8], node: json::Node) -> Vec<u8> {
-    let parsed = ::gltf::Gltf::from_slice(glb).unwrap();
-    let mut root = parsed.document.into_json();
+    let mut root = ::gltf::Gltf::from_slice(glb).unwrap().document.into_json();
     let children = root.scenes[0].nodes.clone();
     let wrapper = root.push(json::Node { children: Some(children), ..node });
     root.scenes[0].nodes = vec![wrapper];
-    let json = json::serialize::to_vec(&root).unwrap();
-    let glb = ::gltf::binary::Glb {
-        header: ::gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
-        json: Cow::Owned(json),
-        bin: parsed.blob.map(Cow::Owned),
-    };
-    glb.to_vec().unwrap()
+    with_json(root, glb)
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! outside them, one frame later at most, writing what happened to the
 //! status line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bevy::app::AppExit;
 use bevy::ecs::prelude::*;
@@ -11,7 +11,9 @@ use bevy::ecs::prelude::*;
 use super::view::ViewState;
 use super::workspace::{Stores, Workspace};
 use crate::anim::{self, BoneMap};
-use crate::format::{AniVersion, Skeleton};
+use crate::file::write_atomic;
+use crate::format::{AniVersion, Animation, Skeleton};
+use crate::gltf::{self, ExportMesh, ExportOptions, GltfDocument, ImportOptions};
 
 /// A request that reads or writes files.
 #[derive(Message, Debug, Clone, PartialEq)]
@@ -29,6 +31,12 @@ pub enum FileRequest {
     Retarget(PathBuf),
     /// Save every edited file that has a path, and quit if all saved.
     SaveAllAndQuit,
+    /// Write the skeleton, the character's meshes and every open animation
+    /// as a binary glTF.
+    ExportGltf(PathBuf),
+    /// Import every animation of a glTF onto the skeleton and play the
+    /// first.
+    ImportGltf(PathBuf),
 }
 
 /// Save the window to a PNG.
@@ -56,6 +64,8 @@ pub fn handle_file_requests(
             FileRequest::AttachMesh(path) => Some(workspace.attach_mesh(path, &mut stores)),
             FileRequest::Save(path, version) => Some(save(&mut workspace, &mut stores, path, *version)),
             FileRequest::Retarget(path) => Some(retarget(&mut workspace, &mut stores, path)),
+            FileRequest::ExportGltf(path) => Some(export_gltf(&workspace, path)),
+            FileRequest::ImportGltf(path) => Some(import_gltf(&mut workspace, &mut stores, path)),
             FileRequest::SaveAllAndQuit => {
                 let problems = save_all(&mut workspace, &mut stores);
                 if problems.is_empty() {
@@ -102,6 +112,60 @@ fn retarget(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Pa
     }
 }
 
+/// The skeleton the rig shows: the one given, or the one guessed.
+fn shown_skeleton(workspace: &Workspace) -> Option<&Skeleton> {
+    workspace.given_skeleton().or(workspace.guess.as_ref().map(|g| &g.skeleton))
+}
+
+/// Writes the rig, meshes and open animations to a `.glb`; says how it went.
+fn export_gltf(workspace: &Workspace, path: &Path) -> String {
+    let Some(skeleton) = shown_skeleton(workspace) else { return "no skeleton to export".into() };
+    let names: Vec<String> =
+        workspace.animations.iter().map(|a| a.file.origin.name().trim_end_matches(".ani").to_owned()).collect();
+    let animations: Vec<(String, &Animation)> =
+        names.into_iter().zip(workspace.animations.iter().map(|a| &a.file.value)).collect();
+    let meshes: Vec<ExportMesh> = workspace.meshes.iter().map(|m| m.source.clone()).collect();
+    let exported = match gltf::export(skeleton, &meshes, &animations, ExportOptions::default()) {
+        Ok(exported) => exported,
+        Err(error) => return error.to_string(),
+    };
+    if let Err(error) = write_atomic(path, &exported.bytes) {
+        return format!("{}: cannot write: {error}", path.display());
+    }
+    let mut status = format!("exported {} animations to {}", animations.len(), path.display());
+    for warning in exported.warnings {
+        status.push_str(&format!("\n{warning}"));
+    }
+    status
+}
+
+/// Imports each animation of a glTF onto the shown skeleton as a new
+/// animation; the first becomes current and plays.
+fn import_gltf(workspace: &mut Workspace, stores: &mut Stores, path: &Path) -> String {
+    let Some(skeleton) = shown_skeleton(workspace).cloned() else { return "open a skeleton to import onto".into() };
+    let file = match GltfDocument::open(path) {
+        Ok(file) => file,
+        Err(error) => return format!("{}: {error}", path.display()),
+    };
+    let first = workspace.animations.len();
+    let mut report = Vec::new();
+    for name in file.animation_names() {
+        let options = ImportOptions { animation: Some(name.clone()), ..Default::default() };
+        match gltf::import(&file, &skeleton, &options) {
+            Ok(imported) => {
+                report.push(format!("imported '{name}': {} tracks", imported.animation.tracks.len()));
+                workspace.add_new(name, imported.animation, stores);
+            }
+            Err(error) => report.push(format!("'{name}': {error}")),
+        }
+    }
+    if workspace.animations.len() > first {
+        workspace.current = first;
+        workspace.refresh(stores);
+    }
+    if report.is_empty() { format!("{}: no animations", path.display()) } else { report.join("\n") }
+}
+
 /// Saves every edited file that has a path; returns what could not be
 /// saved.
 fn save_all(workspace: &mut Workspace, stores: &mut Stores) -> Vec<String> {
@@ -119,4 +183,32 @@ fn save_all(workspace: &mut Workspace, stores: &mut Stores) -> Vec<String> {
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::ecs::system::SystemState;
+
+    use super::*;
+    use crate::viewer::workspace::tests::stores_world;
+
+    #[test]
+    fn the_bundled_character_exports_and_its_clips_come_back_playing() {
+        let mut world = stores_world();
+        let mut state: SystemState<Stores> = SystemState::new(&mut world);
+        let mut stores = state.get_mut(&mut world).expect("the asset stores");
+        let mut workspace = Workspace::default();
+        workspace.open_bundled(&mut stores);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("biped.glb");
+        let status = export_gltf(&workspace, &path);
+        assert_eq!(status, format!("exported 3 animations to {}", path.display()));
+        let first = workspace.animations.len();
+        let status = import_gltf(&mut workspace, &mut stores, &path);
+        assert_eq!(workspace.animations.len(), first + 3, "{status}");
+        assert_eq!(workspace.current, first, "the first imported clip is the one playing");
+        let (source, imported) = (&workspace.animations[0].file.value, &workspace.current().unwrap().file.value);
+        assert_eq!((imported.key_count(), imported.total_ms), (source.key_count(), source.total_ms));
+        assert!(workspace.current().unwrap().dirty, "new, not saved yet");
+    }
 }

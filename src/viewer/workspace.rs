@@ -16,9 +16,10 @@ use bevy::window::FileDragAndDrop;
 use crate::anim::{GuessedSkeleton, ParentRule, Rig, RootPath, guess_skeleton, root_path};
 use crate::check::{Finding, check_ani};
 use crate::format::{Animation, Dds, MaterialScript, Mesh, Skeleton};
+use crate::gltf::ExportMesh;
 use crate::plugin::character::{CharacterStores, Io3dMesh};
 use crate::plugin::{AniClip, SklSkeleton};
-use crate::resource::{Character, CharacterMesh, Link, ResourceFolder, ResourceKind};
+use crate::resource::{Character, CharacterMesh, ResourceFolder, ResourceKind};
 
 /// The sample opened when no file is given: the Biped character of
 /// `assets/resource` walking, with the other bundled clips beside it.
@@ -131,6 +132,8 @@ pub struct OpenMesh {
     /// Its files on disk (the mesh first, then its script and textures)
     /// with their modification times when read: a change rebuilds it.
     pub files: Vec<(PathBuf, Option<SystemTime>)>,
+    /// The mesh, script and texture files it was built from, for export.
+    pub source: ExportMesh,
 }
 
 /// The open files and the skeleton the rig shows.
@@ -180,14 +183,14 @@ impl Workspace {
             self.add_file(Origin::Bundled(name), bytes.to_vec(), stores);
         }
         for (name, mesh, script) in BUNDLED_MESHES {
-            let read = |bytes: &[u8]| Mesh::from_bytes(bytes).map_err(|e| e.to_string());
             let script = MaterialScript::parse(script).map_err(|e| e.to_string());
-            self.add_mesh(name, read(mesh), script, stores, |texture| {
-                let bundled = texture.eq_ignore_ascii_case(BUNDLED_TEXTURE.0);
-                let bytes =
-                    if bundled { Ok(BUNDLED_TEXTURE.1) } else { Err(format!("no bundled texture '{texture}'")) };
-                bytes.and_then(|b| Dds::from_bytes(b).map_err(|e| e.to_string()))
+            let source = Mesh::from_bytes(mesh).map_err(|e| e.to_string()).map(|mesh| ExportMesh {
+                name: name.to_owned(),
+                mesh,
+                script: script.clone().ok(),
+                textures: vec![(BUNDLED_TEXTURE.0.to_owned(), Ok(BUNDLED_TEXTURE.1.to_vec()))],
             });
+            self.add_mesh(name, source, script.err(), stores);
         }
         self.current = 0;
         self.refresh(stores);
@@ -280,9 +283,8 @@ impl Workspace {
     /// Adds a mesh found on disk, watching its files; returns whether it
     /// read.
     fn add_part(&mut self, part: &CharacterMesh, stores: &mut Stores) -> bool {
-        let script = part.material.value.clone();
-        let added = self
-            .add_mesh(part.name(), part.mesh.value.clone(), script, stores, |name| read_texture(&part.textures, name));
+        let script_error = part.material.value.as_ref().err().cloned();
+        let added = self.add_mesh(part.name(), ExportMesh::read(part), script_error, stores);
         let links = [&part.mesh.link, &part.material.link].into_iter().chain(&part.textures);
         if added && let Some(open) = self.meshes.last_mut() {
             open.files = links
@@ -319,32 +321,37 @@ impl Workspace {
         changed
     }
 
-    /// Adds a mesh to draw on the rig, or its problem when it did not read;
-    /// returns whether it was added.
+    /// Adds a mesh to draw on the rig (with its script, unless
+    /// `script_error` says why there is none), or its problem when it did
+    /// not read; returns whether it was added.
     fn add_mesh(
         &mut self,
         name: &str,
-        mesh: Result<Mesh, String>,
-        script: Result<MaterialScript, String>,
+        source: Result<ExportMesh, String>,
+        script_error: Option<String>,
         stores: &mut Stores,
-        texture: impl FnMut(&str) -> Result<Dds, String>,
     ) -> bool {
-        let mesh = match mesh {
-            Ok(mesh) => mesh,
+        let source = match source {
+            Ok(source) => source,
             Err(error) => {
                 self.problems.push(format!("mesh '{name}': {error}"));
                 return false;
             }
         };
         let mut findings = Vec::new();
-        if let Err(error) = &script {
+        if let Some(error) = script_error {
             findings.push(format!("material script: {error}; the client does not draw this mesh"));
         }
-        let (handle, missing) = stores.character.add_mesh(name, mesh, script.ok(), texture);
+        let texture = |texture: &str| {
+            let found = source.textures.iter().find(|(n, _)| n.eq_ignore_ascii_case(texture));
+            let bytes = found.map(|(_, bytes)| bytes.clone()).unwrap_or_else(|| Err(format!("no texture '{texture}'")));
+            bytes.and_then(|b| Dds::from_bytes(&b).map_err(|e| e.to_string()))
+        };
+        let (handle, missing) = stores.character.add_mesh(name, source.mesh.clone(), source.script.clone(), texture);
         findings.extend(
             missing.into_iter().map(|(texture, why)| format!("texture '{texture}': {why}; shown as a checker")),
         );
-        self.meshes.push(OpenMesh { name: name.to_owned(), handle, findings, files: Vec::new() });
+        self.meshes.push(OpenMesh { name: name.to_owned(), handle, findings, files: Vec::new(), source });
         true
     }
 
@@ -460,13 +467,6 @@ impl Workspace {
 
 /// Reads a texture a material script names, from where the config's
 /// resource folder has it.
-fn read_texture(links: &[Link], name: &str) -> Result<Dds, String> {
-    let link = links.iter().find(|l| l.name.eq_ignore_ascii_case(name));
-    let path = link.and_then(|l| l.path.as_ref()).ok_or_else(|| format!("no texture file named '{name}'"))?;
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    Dds::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 fn parse_skeleton(bytes: &[u8]) -> Result<Skeleton, String> {
     let skeleton = Skeleton::from_bytes(bytes).map_err(|e| e.to_string())?;
     Rig::new(&skeleton).map_err(|e| e.to_string())?;

@@ -14,7 +14,7 @@ use bevy_io3d::format::{Animation, Event, FileString, Skeleton};
 use crate::load;
 
 /// Writes an animation, naming the file on failure.
-fn save(animation: &Animation, output: &Path) -> Result<ExitCode> {
+pub fn save(animation: &Animation, output: &Path) -> Result<ExitCode> {
     let bytes = animation.to_bytes().with_context(|| output.display().to_string())?;
     write_atomic(output, &bytes).with_context(|| format!("{}: cannot write", output.display()))?;
     Ok(ExitCode::SUCCESS)
@@ -52,7 +52,7 @@ pub fn mirror(input: &Path, skeleton: Option<&Path>, output: &Path) -> Result<Ex
 }
 
 /// Reads a bone map: `source = target` lines, or a JSON object.
-fn bone_map(path: &Path) -> Result<BoneMap> {
+pub fn bone_map(path: &Path) -> Result<BoneMap> {
     let text = String::from_utf8(load::bytes(path)?).with_context(|| format!("{}: not UTF-8 text", path.display()))?;
     if text.trim_start().starts_with('{') {
         let pairs: BTreeMap<String, String> = serde_json::from_str(&text)

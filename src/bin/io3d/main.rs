@@ -1,8 +1,10 @@
-//! `io3d`: inspect, check, convert and pose io3D files.
+//! `io3d`: inspect, check, convert, pose and edit io3D files, and bring
+//! them to and from glTF.
 
 mod check;
 mod convert;
 mod edit;
+mod gltf;
 mod info;
 mod load;
 mod pose;
@@ -162,6 +164,61 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Write a skeleton, its meshes (with materials and textures) and
+    /// animations as a binary glTF (.glb) for Blender, three.js, Godot or
+    /// Bevy: from a model config, or from --skeleton with animations.
+    Export {
+        /// A model config (`.txt`), and/or `.ani` files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The skeleton, when no model config is given.
+        #[arg(long)]
+        skeleton: Option<PathBuf>,
+        /// A `.msh` to add (any number); its script and textures are found
+        /// as the client finds them.
+        #[arg(long = "mesh")]
+        meshes: Vec<PathBuf>,
+        /// glTF units a game unit: 0.01 writes metres (the game's unit is
+        /// about a centimetre), 1 keeps the game's units.
+        #[arg(long, default_value_t = 0.01)]
+        scale: f32,
+        /// Where to write the `.glb`.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Bring an animation from a glTF (Blender, Mixamo, motion capture)
+    /// onto a game skeleton as an .ani: bones mapped by name (or --map),
+    /// rest poses corrected, root travel scaled. `--suggest` prints the map.
+    Import {
+        /// A `.glb` or `.gltf`.
+        input: PathBuf,
+        /// The game skeleton to play it on.
+        #[arg(long)]
+        skeleton: PathBuf,
+        /// The glTF animation to import (needed when the file has several).
+        #[arg(long)]
+        animation: Option<String>,
+        /// `glTF node = skeleton bone` lines, or a JSON object (default: the
+        /// suggested map).
+        #[arg(long, conflicts_with = "suggest")]
+        map: Option<PathBuf>,
+        /// Print the suggested map from the file's nodes to the skeleton's
+        /// bones, to edit and pass with --map.
+        #[arg(long)]
+        suggest: bool,
+        /// The version to write (default: the one the glTF was exported
+        /// from, or 4002).
+        #[arg(long, value_parser = ["4000", "4001", "4002"])]
+        version: Option<String>,
+        /// Drop keys that the client's interpolation rebuilds within
+        /// DEGREES of rotation and UNITS of position (e.g. 0.1,0.01);
+        /// default: every key of the source.
+        #[arg(long, value_name = "DEGREES,UNITS")]
+        tolerance: Option<bevy_io3d::anim::reduce::Tolerance>,
+        /// Where to write the `.ani`.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// List, add, remove or retime events. Edits write the file in place
     /// (atomically) unless --output is given.
     #[command(group(ArgGroup::new("action").required(true).args(["list", "add", "remove", "retime"])))]
@@ -216,6 +273,25 @@ fn main() -> ExitCode {
             to: to.as_deref(),
             suggest,
         }),
+        Command::Export { inputs, skeleton, meshes, scale, output } => gltf::export(gltf::Export {
+            inputs: &inputs,
+            skeleton: skeleton.as_deref(),
+            meshes: &meshes,
+            scale,
+            output: &output,
+        }),
+        Command::Import { input, skeleton, animation, map, suggest, version, tolerance, output } => {
+            gltf::import(gltf::Import {
+                input: &input,
+                skeleton: &skeleton,
+                animation,
+                map: map.as_deref(),
+                suggest,
+                version: version.as_deref(),
+                tolerance,
+                output: output.as_deref(),
+            })
+        }
         Command::Events { file, list, add, sub_info, remove, retime, at_ms, output } => {
             let at = at_ms.unwrap_or(0.0);
             let action = match (list, add, remove, retime) {

@@ -34,6 +34,10 @@ enum Pick {
     Attach,
     /// A bone map to retarget with.
     BoneMap,
+    /// Where to export the glTF.
+    ExportGltf,
+    /// A glTF to import animations from.
+    ImportGltf,
 }
 
 impl MenuState {
@@ -127,6 +131,20 @@ fn file_menu(
         .clicked()
     {
         state.pick("Attach a mesh", false, Pick::Attach);
+    }
+    if ui
+        .button("Export glTF…")
+        .on_hover_text("The skeleton, meshes and every open animation as one .glb, for Blender and other tools")
+        .clicked()
+    {
+        state.pick("Export glTF (.glb)", true, Pick::ExportGltf);
+    }
+    if ui
+        .button("Import glTF animation…")
+        .on_hover_text("Bring the animations of a .glb or .gltf onto this skeleton (bones mapped by name)")
+        .clicked()
+    {
+        state.pick("Import glTF animation", false, Pick::ImportGltf);
     }
     ui.separator();
     let Some(current) = workspace.current() else {
@@ -230,6 +248,8 @@ fn dialogs(ctx: &egui::Context, state: &mut MenuState, requests: &mut MessageWri
             Pick::Save(version) => FileRequest::Save(path, version),
             Pick::Attach => FileRequest::AttachMesh(path),
             Pick::BoneMap => FileRequest::Retarget(path),
+            Pick::ExportGltf => FileRequest::ExportGltf(path.with_extension("glb")),
+            Pick::ImportGltf => FileRequest::ImportGltf(path),
         });
     }
 }
