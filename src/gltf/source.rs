@@ -259,7 +259,8 @@ fn read_curve(file: &GltfDocument, channel: &::gltf::animation::Channel<'_>) -> 
     let reader = channel.reader(|buffer| file.buffer(buffer));
     let times: Vec<f32> = match reader.read_inputs() {
         Some(times) => times.collect(),
-        None if input.view().is_none() => vec![0.0; input.count()],
+        // No data is all zeros: one key at 0 s, or times that do not increase.
+        None if input.view().is_none() && input.count() == 1 => vec![0.0],
         None => return Err(format!("input accessor {}: its data lies outside its buffer", input.index())),
     };
     if let Some(k) = times.windows(2).position(|w| w[0].partial_cmp(&w[1]) != Some(std::cmp::Ordering::Less)) {
@@ -290,6 +291,11 @@ fn read_curve(file: &GltfDocument, channel: &::gltf::animation::Channel<'_>) -> 
     Ok(Curve { node, property, interpolation: sampler.interpolation(), times, values })
 }
 
+/// The most values an accessor with no buffer view (zeros, perhaps with
+/// sparse values) may declare: its count is not bounded by any data, and
+/// reading it allocates that many.
+const MAX_KEYS_WITHOUT_DATA: usize = 1 << 20;
+
 /// What the readers assume of an accessor: a known type and shape, at
 /// least one element, and a stride no smaller than an element.
 fn check_accessor(
@@ -310,6 +316,9 @@ fn check_accessor(
     }
     if accessor.count() == 0 {
         return Err(format!("{role} accessor {index} is empty"));
+    }
+    if accessor.view().is_none() && accessor.count() > MAX_KEYS_WITHOUT_DATA {
+        return Err(format!("{role} accessor {index} declares {} values with no data behind them", accessor.count()));
     }
     if let Some(sparse) = accessor.sparse()
         && sparse.count() == 0

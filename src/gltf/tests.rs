@@ -298,6 +298,29 @@ fn steps_cubic_splines_matrices_and_sparse_accessors_are_read_by_gltfs_rules() {
 }
 
 #[test]
+fn buffers_in_separate_files_and_data_uris_are_read() {
+    use base64::Engine;
+    let skeleton = skeleton();
+    let walk = clip("biped_walk_4002.ani");
+    let glb = export_one(&skeleton, "walk", &walk, 0.01);
+    let parsed = ::gltf::Gltf::from_slice(&glb).unwrap();
+    let (mut root, blob) = (parsed.document.into_json(), parsed.blob.unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("walk data.bin"), &blob).unwrap();
+    root.buffers[0].uri = Some("walk%20data.bin".into());
+    let path = dir.path().join("walk.gltf");
+    std::fs::write(&path, json::serialize::to_vec(&root).unwrap()).unwrap();
+    let expected = import(&GltfDocument::from_slice(&glb, None).unwrap(), &skeleton, &Default::default()).unwrap();
+    let separate = import(&GltfDocument::open(&path).unwrap(), &skeleton, &Default::default()).unwrap();
+    assert_eq!(separate.animation, expected.animation);
+    let encoded = base64::engine::general_purpose::STANDARD.encode(&blob);
+    root.buffers[0].uri = Some(format!("data:application/octet-stream;base64,{encoded}"));
+    let text = json::serialize::to_vec(&root).unwrap();
+    let embedded = import(&GltfDocument::from_slice(&text, None).unwrap(), &skeleton, &Default::default()).unwrap();
+    assert_eq!(embedded.animation, expected.animation);
+}
+
+#[test]
 fn bad_files_are_refused_with_the_part_named() {
     let skeleton = skeleton();
     let walk = clip("biped_walk_4002.ani");

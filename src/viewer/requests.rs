@@ -13,12 +13,12 @@ use super::workspace::{Stores, Workspace};
 use crate::anim::{self, BoneMap};
 use crate::file::write_atomic;
 use crate::format::{AniVersion, Animation, Skeleton};
-use crate::gltf::{self, ExportMesh, ExportOptions, GltfDocument, ImportOptions};
+use crate::gltf::{self, ExportMesh, ExportOptions};
 
 /// A request that reads or writes files.
 #[derive(Message, Debug, Clone, PartialEq)]
 pub enum FileRequest {
-    /// Open files: `.ani`, `.skl`, model configs.
+    /// Open files: `.ani`, `.skl`, model configs, glTF (imported).
     Open(Vec<PathBuf>),
     /// List the characters of a resource folder.
     OpenFolder(PathBuf),
@@ -65,7 +65,7 @@ pub fn handle_file_requests(
             FileRequest::Save(path, version) => Some(save(&mut workspace, &mut stores, path, *version)),
             FileRequest::Retarget(path) => Some(retarget(&mut workspace, &mut stores, path)),
             FileRequest::ExportGltf(path) => Some(export_gltf(&workspace, path)),
-            FileRequest::ImportGltf(path) => Some(import_gltf(&mut workspace, &mut stores, path)),
+            FileRequest::ImportGltf(path) => Some(workspace.import_gltf(path, &mut stores).join("\n")),
             FileRequest::SaveAllAndQuit => {
                 let problems = save_all(&mut workspace, &mut stores);
                 if problems.is_empty() {
@@ -112,14 +112,9 @@ fn retarget(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Pa
     }
 }
 
-/// The skeleton the rig shows: the one given, or the one guessed.
-fn shown_skeleton(workspace: &Workspace) -> Option<&Skeleton> {
-    workspace.given_skeleton().or(workspace.guess.as_ref().map(|g| &g.skeleton))
-}
-
 /// Writes the rig, meshes and open animations to a `.glb`; says how it went.
 fn export_gltf(workspace: &Workspace, path: &Path) -> String {
-    let Some(skeleton) = shown_skeleton(workspace) else { return "no skeleton to export".into() };
+    let Some(skeleton) = workspace.shown_skeleton() else { return "no skeleton to export".into() };
     let names: Vec<String> =
         workspace.animations.iter().map(|a| a.file.origin.name().trim_end_matches(".ani").to_owned()).collect();
     let animations: Vec<(String, &Animation)> =
@@ -137,33 +132,6 @@ fn export_gltf(workspace: &Workspace, path: &Path) -> String {
         status.push_str(&format!("\n{warning}"));
     }
     status
-}
-
-/// Imports each animation of a glTF onto the shown skeleton as a new
-/// animation; the first becomes current and plays.
-fn import_gltf(workspace: &mut Workspace, stores: &mut Stores, path: &Path) -> String {
-    let Some(skeleton) = shown_skeleton(workspace).cloned() else { return "open a skeleton to import onto".into() };
-    let file = match GltfDocument::open(path) {
-        Ok(file) => file,
-        Err(error) => return format!("{}: {error}", path.display()),
-    };
-    let first = workspace.animations.len();
-    let mut report = Vec::new();
-    for name in file.animation_names() {
-        let options = ImportOptions { animation: Some(name.clone()), ..Default::default() };
-        match gltf::import(&file, &skeleton, &options) {
-            Ok(imported) => {
-                report.push(format!("imported '{name}': {} tracks", imported.animation.tracks.len()));
-                workspace.add_new(name, imported.animation, stores);
-            }
-            Err(error) => report.push(format!("'{name}': {error}")),
-        }
-    }
-    if workspace.animations.len() > first {
-        workspace.current = first;
-        workspace.refresh(stores);
-    }
-    if report.is_empty() { format!("{}: no animations", path.display()) } else { report.join("\n") }
 }
 
 /// Saves every edited file that has a path; returns what could not be
@@ -204,11 +172,15 @@ mod tests {
         let status = export_gltf(&workspace, &path);
         assert_eq!(status, format!("exported 3 animations to {}", path.display()));
         let first = workspace.animations.len();
-        let status = import_gltf(&mut workspace, &mut stores, &path);
+        let status = workspace.import_gltf(&path, &mut stores).join("\n");
         assert_eq!(workspace.animations.len(), first + 3, "{status}");
         assert_eq!(workspace.current, first, "the first imported clip is the one playing");
         let (source, imported) = (&workspace.animations[0].file.value, &workspace.current().unwrap().file.value);
         assert_eq!((imported.key_count(), imported.total_ms), (source.key_count(), source.total_ms));
         assert!(workspace.current().unwrap().dirty, "new, not saved yet");
+        // Opening the file (from the command line, or dropped on the
+        // window) imports it too.
+        workspace.open(&[path], &mut stores);
+        assert_eq!(workspace.animations.len(), first + 6, "{:?}", workspace.problems);
     }
 }

@@ -16,7 +16,7 @@ use bevy::window::FileDragAndDrop;
 use crate::anim::{GuessedSkeleton, ParentRule, Rig, RootPath, guess_skeleton, root_path};
 use crate::check::{Finding, check_ani};
 use crate::format::{Animation, Dds, MaterialScript, Mesh, Skeleton};
-use crate::gltf::ExportMesh;
+use crate::gltf::{self, ExportMesh, GltfDocument, ImportOptions};
 use crate::plugin::character::{CharacterStores, Io3dMesh};
 use crate::plugin::{AniClip, SklSkeleton};
 use crate::resource::{Character, CharacterMesh, ResourceFolder, ResourceKind};
@@ -196,33 +196,88 @@ impl Workspace {
         self.refresh(stores);
     }
 
-    /// Opens files: `.ani`, `.skl` (by their magic) and model configs
-    /// (`.txt`, which bring their skeleton and animations). What cannot be
+    /// Opens files: `.ani`, `.skl` (by their magic), model configs
+    /// (`.txt`, which bring their skeleton and animations) and glTF files
+    /// (whose animations are imported onto the skeleton). What cannot be
     /// opened is listed in [`Self::problems`]. The first new animation
-    /// becomes the current one.
+    /// becomes the current one (the first imported one, if any).
     pub fn open(&mut self, paths: &[PathBuf], stores: &mut Stores) {
         let before = self.animations.len();
+        let mut imported = None;
         for path in paths {
-            self.open_path(path, stores);
+            let count = self.animations.len();
+            let gltf = self.open_path(path, stores);
+            if imported.is_none() && gltf && self.animations.len() > count {
+                imported = Some(count);
+            }
         }
         if self.animations.len() > before {
-            self.current = before;
+            // A character opened with a glTF clip shows that clip.
+            self.current = imported.unwrap_or(before);
         }
         self.refresh(stores);
     }
 
-    fn open_path(&mut self, path: &Path, stores: &mut Stores) {
+    /// Opens one file; returns whether it was a glTF (imported).
+    fn open_path(&mut self, path: &Path, stores: &mut Stores) -> bool {
         match std::fs::read(path) {
             Err(error) => self.problems.push(format!("{}: cannot read: {error}", path.display())),
             Ok(bytes) if is_config(path, &bytes) => self.open_config(path, stores),
+            Ok(bytes) if is_gltf(path, &bytes) => {
+                self.import_gltf(path, stores);
+                return true;
+            }
             Ok(bytes) => {
                 if let Some(at) = self.animations.iter().position(|a| a.file.origin.path() == Some(path)) {
                     self.current = at;
-                    return;
+                } else {
+                    self.add_file(Origin::File(path.to_owned()), bytes, stores);
                 }
-                self.add_file(Origin::File(path.to_owned()), bytes, stores);
             }
         }
+        false
+    }
+
+    /// The skeleton the rig shows: the one given, or the one guessed.
+    pub fn shown_skeleton(&self) -> Option<&Skeleton> {
+        self.given_skeleton().or(self.guess.as_ref().map(|g| &g.skeleton))
+    }
+
+    /// Imports each animation of a glTF onto the shown skeleton as a new
+    /// animation; the first becomes current and plays. Returns a line for
+    /// each (failures are also listed in [`Self::problems`]).
+    pub fn import_gltf(&mut self, path: &Path, stores: &mut Stores) -> Vec<String> {
+        let failed = |this: &mut Self, line: String| {
+            this.problems.push(line.clone());
+            vec![line]
+        };
+        let Some(skeleton) = self.shown_skeleton().cloned() else {
+            return failed(self, format!("{}: open a skeleton to import onto", path.display()));
+        };
+        let file = match GltfDocument::open(path) {
+            Ok(file) => file,
+            Err(error) => return failed(self, format!("{}: {error}", path.display())),
+        };
+        let first = self.animations.len();
+        let mut report = Vec::new();
+        for name in file.animation_names() {
+            let options = ImportOptions { animation: Some(name.clone()), ..Default::default() };
+            match gltf::import(&file, &skeleton, &options) {
+                Ok(imported) => {
+                    report.push(format!("imported '{name}': {} tracks", imported.animation.tracks.len()));
+                    self.add_new(name, imported.animation, stores);
+                }
+                Err(error) => report.extend(failed(self, format!("{}: '{name}': {error}", path.display()))),
+            }
+        }
+        if self.animations.len() > first {
+            self.current = first;
+            self.refresh(stores);
+        }
+        if report.is_empty() {
+            report.push(format!("{}: no animations", path.display()));
+        }
+        report
     }
 
     /// Opens a model config's skeleton and animations, found by the
@@ -235,7 +290,9 @@ impl Workspace {
         };
         for link in character.skeleton.iter().map(|s| &s.link).chain(&character.animations) {
             match &link.path {
-                Some(found) => self.open_path(found, stores),
+                Some(found) => {
+                    self.open_path(found, stores);
+                }
                 None => self.problems.push(format!(
                     "{}: names '{}', which is not in its {} folder",
                     path.display(),
@@ -471,6 +528,11 @@ fn parse_skeleton(bytes: &[u8]) -> Result<Skeleton, String> {
     let skeleton = Skeleton::from_bytes(bytes).map_err(|e| e.to_string())?;
     Rig::new(&skeleton).map_err(|e| e.to_string())?;
     Ok(skeleton)
+}
+
+/// A binary glTF by its magic, or a `.gltf` by its extension.
+fn is_gltf(path: &Path, bytes: &[u8]) -> bool {
+    bytes.starts_with(b"glTF") || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf"))
 }
 
 fn is_config(path: &Path, bytes: &[u8]) -> bool {
