@@ -271,18 +271,18 @@ impl Exporter<'_> {
         for (_, name) in &binding.unknown {
             self.warnings.push(format!("{}: bone '{}' is not in the skeleton; skinned on the root", part.name, name));
         }
-        let root = self.rig.order.first().copied().unwrap_or(0);
+        let root = self.rig.order.first().copied().unwrap_or(0) as u16;
         let (joints, amounts) = vertex_influences(weights, count);
-        let joints = (joints.into_iter())
-            .map(|js| js.map(|j| binding.palette.get(usize::from(j)).copied().unwrap_or(root) as u16))
-            .collect();
-        let amounts = (amounts.into_iter())
-            .map(|ws| match ws.iter().sum::<f32>() {
-                sum if sum > 0.0 => ws.map(|w| w / sum),
-                _ => [1.0, 0.0, 0.0, 0.0],
+        (joints.into_iter().zip(amounts))
+            .map(|(js, ws)| match ws.iter().sum::<f32>() {
+                sum if sum > 0.0 => {
+                    (js.map(|j| binding.palette.get(usize::from(j)).map_or(root, |&b| b as u16)), ws.map(|w| w / sum))
+                }
+                // No positive weight: the client collapses the vertex; glTF
+                // needs a joint, so the root holds it.
+                _ => ([root, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]),
             })
-            .collect();
-        (joints, amounts)
+            .unzip()
     }
 
     /// A material's first pass as a glTF material (the same reading as the
@@ -387,12 +387,19 @@ impl Exporter<'_> {
 
     /// One glTF animation: two channels a track that poses a bone.
     fn animation(&mut self, name: &str, animation: &Animation) -> Result<(), GltfError> {
-        let (mut channels, mut samplers) = (Vec::new(), Vec::new());
+        let (mut channels, mut samplers, mut animated) = (Vec::new(), Vec::new(), Vec::new());
         for track in animation.tracks.iter().filter(|t| poses(t)) {
             let Some(bone) = self.rig.bone(track.bone.c_str()) else {
                 self.warnings.push(format!("{name}: track '{}' names no bone of the skeleton; left out", track.bone));
                 continue;
             };
+            if animated.contains(&bone) {
+                // glTF allows one channel a property of a node.
+                let why = "a second track of its bone (the client blends the two); only the first is exported";
+                self.warnings.push(format!("{name}: track '{}' is {why}", track.bone));
+                continue;
+            }
+            animated.push(bone);
             let (times, keys) = self.track_keys(name, track);
             let input = self.glb.accessor(&times, None, true);
             let translations: Vec<[f32; 3]> = keys.iter().map(|k| self.position(k.position)).collect();

@@ -10,6 +10,24 @@
 //! what glTF has no place for (version, total time, events) in the
 //! animation's extras ([`AnimationExtras`]), so a round trip gives back the
 //! same keys and events.
+//!
+//! ```
+//! use bevy_io3d::format::{Animation, Skeleton};
+//! use bevy_io3d::gltf::{ExportOptions, GltfDocument, ImportOptions, export, import};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let assets = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
+//! let skeleton = Skeleton::from_bytes(&std::fs::read(format!("{assets}/biped.skl"))?)?;
+//! let walk = Animation::from_bytes(&std::fs::read(format!("{assets}/biped_walk_4002.ani"))?)?;
+//! // The skeleton and the walk as a .glb, in metres.
+//! let glb = export(&skeleton, &[], &[("walk".into(), &walk)], ExportOptions::default())?.bytes;
+//! // ... and back onto the skeleton, bones mapped by their names.
+//! let back = import(&GltfDocument::from_slice(&glb, None)?, &skeleton, &ImportOptions::default())?;
+//! assert_eq!(back.animation.key_count(), walk.key_count());
+//! assert_eq!(back.animation.events, walk.events);
+//! # Ok(())
+//! # }
+//! ```
 
 mod document;
 mod export;

@@ -72,6 +72,22 @@ fn every_bundled_clip_comes_back_with_its_keys_and_events() {
 }
 
 #[test]
+fn tracks_gltf_cannot_hold_are_left_out_with_a_warning() {
+    let skeleton = skeleton();
+    let mut walk = clip("biped_walk_4002.ani");
+    let mut stray = walk.tracks[3].clone();
+    stray.bone = FileString::from("Nobody");
+    walk.tracks.push(stray);
+    walk.tracks.push(walk.tracks[2].clone());
+    let exported = export(&skeleton, &[], &[("walk".into(), &walk)], ExportOptions::default()).unwrap();
+    assert_eq!(exported.warnings.len(), 2, "{:?}", exported.warnings);
+    assert!(exported.warnings[0].contains("'Nobody' names no bone"));
+    assert!(exported.warnings[1].contains("second track of its bone"));
+    let file = GltfDocument::from_slice(&exported.bytes, None).unwrap();
+    assert_eq!(import(&file, &skeleton, &ImportOptions::default()).unwrap().animation.tracks.len(), 22);
+}
+
+#[test]
 fn keys_sharing_a_time_come_back_as_a_jump() {
     let skeleton = skeleton();
     let mut animation = clip("biped_walk_4000.ani");
