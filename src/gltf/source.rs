@@ -130,6 +130,8 @@ impl SourceAnimation {
         let name = animation_name(&animation);
         let extras = AnimationExtras::from_extras(animation.extras())
             .map_err(|why| GltfError::Invalid(format!("animation '{name}': {why}")))?;
+        check_channels(&file.document, animation.index())
+            .map_err(|why| GltfError::Invalid(format!("animation '{name}': {why}")))?;
         let (mut curves, mut skipped) = (Vec::new(), Vec::new());
         for channel in animation.channels() {
             let place = format!(
@@ -220,6 +222,24 @@ impl Curve {
             }
         }
     }
+}
+
+/// What the `gltf` crate's validation leaves unchecked in channels and its
+/// accessors then assume: a known target path and a node that exists.
+fn check_channels(document: &::gltf::Document, animation: usize) -> Result<(), String> {
+    let nodes = document.nodes().len();
+    for (index, channel) in document.as_json().animations[animation].channels.iter().enumerate() {
+        if !matches!(channel.target.path, ::gltf::json::validation::Checked::Valid(_)) {
+            return Err(format!("channel {index}: its target path is none of translation, rotation, scale, weights"));
+        }
+        if channel.target.node.value() >= nodes {
+            return Err(format!(
+                "channel {index}: targets node {}, but the file has {nodes}",
+                channel.target.node.value()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn property_name(property: Property) -> &'static str {
