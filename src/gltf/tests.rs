@@ -362,6 +362,21 @@ fn bad_files_are_refused_with_the_part_named() {
     let error = GltfDocument::from_slice(&text, None).err().unwrap().to_string();
     assert!(error.contains("buffer 0 ('missing.bin')"), "{error}");
 
+    // What the gltf crate's validation leaves to its users (found by
+    // fuzzing): an unknown target path, a node past the file.
+    let fresh = ::gltf::Gltf::from_slice(&glb).unwrap().document.into_json();
+    let text = String::from_utf8(json::serialize::to_vec(&fresh).unwrap()).unwrap();
+    for (from, to, expected) in [
+        ("\"path\":\"translation\"", "\"path\":\"bogus\"", "target path is none of"),
+        ("\"node\":0,", "\"node\":99,", "targets node 99, but the file has 22"),
+    ] {
+        let bad = with_json_text(text.replacen(from, to, 1).into_bytes(), &glb);
+        let file = GltfDocument::from_slice(&bad, None).unwrap();
+        let options = ImportOptions { animation: Some("walk".into()), ..Default::default() };
+        let error = import(&file, &skeleton, &options).unwrap_err().to_string();
+        assert!(error.contains("animation 'walk': channel 0") && error.contains(expected), "{error}");
+    }
+
     // A rotation channel whose output is the translations' accessor.
     let mut root = ::gltf::Gltf::from_slice(&glb).unwrap().document.into_json();
     let translation = root.animations[0].samplers[0].output;
@@ -375,10 +390,15 @@ fn bad_files_are_refused_with_the_part_named() {
 
 /// A `.glb` from a changed document and the original's binary chunk.
 fn with_json(root: json::Root, original: &[u8]) -> Vec<u8> {
+    with_json_text(json::serialize::to_vec(&root).unwrap(), original)
+}
+
+/// A `.glb` from JSON text and the original's binary chunk.
+fn with_json_text(text: Vec<u8>, original: &[u8]) -> Vec<u8> {
     let blob = ::gltf::Gltf::from_slice(original).unwrap().blob;
     let glb = ::gltf::binary::Glb {
         header: ::gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
-        json: Cow::Owned(json::serialize::to_vec(&root).unwrap()),
+        json: Cow::Owned(text),
         bin: blob.map(Cow::Owned),
     };
     glb.to_vec().unwrap()
