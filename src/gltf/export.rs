@@ -66,8 +66,9 @@ pub struct ExportMesh {
 
 impl ExportMesh {
     /// A character's mesh with its script and texture files, read from
-    /// where the client finds them; `None` when the mesh itself is missing
-    /// or broken (the error says why).
+    /// where the client found them; an error when the mesh itself is
+    /// missing or broken. A missing script or texture is kept as such (the
+    /// export then warns).
     pub fn read(part: &CharacterMesh) -> Result<Self, String> {
         let mesh = part.mesh.value.clone()?;
         let textures = (part.textures.iter())
@@ -100,6 +101,9 @@ pub fn export(
     animations: &[(String, &Animation)],
     options: ExportOptions,
 ) -> Result<Exported, GltfError> {
+    if !(options.scale.is_finite() && options.scale > 0.0) {
+        return Err(GltfError::Scale(options.scale));
+    }
     let rig = Rig::new(skeleton).map_err(|e| GltfError::Skeleton(e.to_string()))?;
     let mut out = Exporter { glb: GlbBuilder::new(), rig: &rig, scale: options.scale, warnings: Vec::new() };
     let mut scene_nodes = out.bones(skeleton);

@@ -135,6 +135,10 @@ impl GlbBuilder {
             });
         }
         let json = json::serialize::to_vec(&self.root).map_err(|e| GltfError::Write(e.to_string()))?;
+        // Headers and padding: 12 + 8 + 8 + 3.
+        if json.len() + self.bin.len() + 31 > u32::MAX as usize {
+            return Err(GltfError::Write("the file would pass binary glTF's 4 GiB limit".into()));
+        }
         let glb = Glb {
             // The length is worked out by `to_vec`.
             header: Header { magic: *b"glTF", version: 2, length: 0 },

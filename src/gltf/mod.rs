@@ -70,6 +70,9 @@ pub enum GltfError {
     /// No node of the animation maps to a bone of the skeleton.
     #[error("animation '{0}': no glTF node maps to a bone of the skeleton (give a map with source = target lines)")]
     NoBones(String),
+    /// The export scale is not a positive number.
+    #[error("the scale must be a positive number of glTF units a game unit, not {0}")]
+    Scale(f32),
     /// The `.glb` could not be put together.
     #[error("cannot write the glTF: {0}")]
     Write(String),

@@ -346,6 +346,8 @@ fn bad_files_are_refused_with_the_part_named() {
     let file = GltfDocument::from_slice(&glb, None).unwrap();
     let error = import(&file, &skeleton, &ImportOptions::default()).unwrap_err().to_string();
     assert!(error.contains("2 animations (walk, idle)"), "{error}");
+    let error = export(&skeleton, &[], &[], ExportOptions { scale: 0.0 }).unwrap_err().to_string();
+    assert!(error.contains("positive number"), "{error}");
     let options = ImportOptions { animation: Some("run".into()), ..Default::default() };
     let error = import(&file, &skeleton, &options).unwrap_err().to_string();
     assert!(error.contains("no animation named 'run'"), "{error}");
