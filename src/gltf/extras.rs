@@ -1,6 +1,6 @@
 //! What glTF has no place for, kept in an animation's `extras` under
 //! `"io3d"`: the `.ani` version, its total time (glTF clips end at their
-//! last key) and its events.
+//! last key), its events and any track weight other than 1.
 //!
 //! ```json
 //! "extras": { "io3d": { "version": 4002, "total_ms": 1000,
@@ -26,6 +26,18 @@ pub struct AnimationExtras {
     /// The events, in the file's order.
     #[serde(default)]
     pub events: Vec<EventExtra>,
+    /// Track weights other than 1, by bone name (glTF channels have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weights: Vec<TrackWeight>,
+}
+
+/// A track's weight.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrackWeight {
+    /// The track's bone.
+    pub bone: String,
+    /// Its weight.
+    pub weight: f32,
 }
 
 /// One event.
@@ -52,7 +64,16 @@ impl AnimationExtras {
         let events = (animation.events.iter())
             .map(|e| EventExtra { kind: e.kind.to_text(), sub_info: e.sub_info.to_text(), time_ms: e.time_ms })
             .collect();
-        Self { version: Some(animation.version.number()), total_ms: Some(animation.total_ms), events }
+        let weights = (animation.tracks.iter())
+            .filter(|t| t.weight != 1.0)
+            .map(|t| TrackWeight { bone: t.bone.name_text().into_owned(), weight: t.weight })
+            .collect();
+        Self { version: Some(animation.version.number()), total_ms: Some(animation.total_ms), events, weights }
+    }
+
+    /// The weight recorded for a bone's track: 1 unless recorded.
+    pub fn weight(&self, bone: &str) -> f32 {
+        self.weights.iter().find(|w| w.bone == bone).map_or(1.0, |w| w.weight)
     }
 
     /// As glTF extras.

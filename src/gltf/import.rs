@@ -97,7 +97,8 @@ pub fn import(file: &GltfDocument, skeleton: &Skeleton, options: &ImportOptions)
             })
             .collect();
         if !times.is_empty() {
-            tracks.push(Track { bone: skeleton.bones[bone].name.clone(), weight: 1.0, keys });
+            let weight = source.extras.as_ref().map_or(1.0, |e| e.weight(&nodes.names[src]));
+            tracks.push(Track { bone: skeleton.bones[bone].name.clone(), weight, keys });
         }
     }
     let extras = source.extras.clone();

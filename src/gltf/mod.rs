@@ -7,7 +7,7 @@
 //!
 //! Both convert between the engine's left-handed axes and glTF's
 //! right-handed, Y-up ones by mirroring Z ([`crate::anim::axes`]), and keep
-//! what glTF has no place for (version, total time, events) in the
+//! what glTF has no place for (version, total time, events, track weights) in the
 //! animation's extras ([`AnimationExtras`]), so a round trip gives back the
 //! same keys and events.
 //!
@@ -40,7 +40,7 @@ mod tests;
 
 pub use document::GltfDocument;
 pub use export::{ExportMesh, ExportOptions, Exported, dds_to_png, export};
-pub use extras::{AnimationExtras, EventExtra};
+pub use extras::{AnimationExtras, EventExtra, TrackWeight};
 pub use import::{ImportOptions, Imported, import, suggested_map};
 pub use source::{SourceAnimation, SourceNodes};
 

@@ -38,6 +38,7 @@ fn every_bundled_clip_comes_back_with_its_keys_and_events() {
             let name = format!("biped_{clip_name}_{version}");
             let mut source = clip(&format!("{name}.ani"));
             source.events.push(Event { kind: "sound".into(), sub_info: FileString::from("step.wav"), time_ms: 12.5 });
+            source.tracks[4].weight = 0.25;
             let glb = export_one(&skeleton, &name, &source, 0.01);
             let file = GltfDocument::from_slice(&glb, None).unwrap();
             let back = import(&file, &skeleton, &ImportOptions::default()).unwrap();
@@ -52,7 +53,7 @@ fn every_bundled_clip_comes_back_with_its_keys_and_events() {
                 AniVersion::V4002 => 0.06,
             };
             for (a, b) in source.tracks.iter().zip(&back.tracks) {
-                assert_eq!(a.bone, b.bone);
+                assert_eq!((&a.bone, a.weight), (&b.bone, b.weight));
                 assert_eq!(a.keys.len(), b.keys.len(), "{name} {}", a.bone);
                 for (x, y) in a.keys.iter().zip(&b.keys) {
                     assert_eq!(x.time_ms, y.time_ms);
