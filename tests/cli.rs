@@ -407,6 +407,9 @@ fn gltf_export_and_import_round_trip_from_the_command_line() {
     assert!(reduced.key_count() < original.key_count(), "{printed}");
     assert!(printed.contains("before reduction"), "{printed}");
 
+    let info = stdout(&io3d(&[&"info", &glb]));
+    assert!(info.contains("glTF 2.0, 24 nodes, 1 skins, 2 meshes, 3 animations"), "{info}");
+    assert!(info.contains("'biped_walk_4002': 22 nodes moved, 1000 ms, from version 4002 with 2 events"), "{info}");
     let map = stdout(&io3d(&[&"import", &glb, &"--skeleton", &skeleton, &"--suggest"]));
     assert!(map.contains("Bip01 L Thigh = Bip01 L Thigh"), "{map}");
     let bad =

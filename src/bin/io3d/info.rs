@@ -3,14 +3,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use bevy_io3d::format::ant::sidecar_name;
 use bevy_io3d::format::msh::{VertexArray, VertexMask};
 use bevy_io3d::format::{Animation, Collision, EventKind, EventSidecar, MaterialScript, Mesh, ModelConfig, Skeleton};
+use bevy_io3d::gltf::{GltfDocument, SourceAnimation};
 use bevy_io3d::json::Document;
 use bevy_io3d::resource::find_without_case;
 
-use crate::load::{self, Loaded};
+use crate::load::{self, Loaded, has_extension};
 
 /// Summarises every file; one that cannot be read is reported and the rest
 /// are still summarised (the exit status says that one failed).
@@ -21,6 +22,13 @@ pub fn run(files: &[std::path::PathBuf]) -> Result<ExitCode> {
             println!();
         }
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        if is_gltf(path) {
+            if let Err(error) = print_gltf(path) {
+                eprintln!("io3d: {error:#}");
+                failed = true;
+            }
+            continue;
+        }
         match load::any(path) {
             Ok(Loaded::Document(Document::Ani(a))) => print_ani(path, &a, size),
             Ok(Loaded::Document(Document::Skl(s))) => print_skl(path, &s, size),
@@ -35,6 +43,45 @@ pub fn run(files: &[std::path::PathBuf]) -> Result<ExitCode> {
         }
     }
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// A glTF by its extension, or a binary one by its magic.
+fn is_gltf(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0; 4];
+    let read = std::fs::File::open(path).and_then(|mut file| file.read_exact(&mut magic));
+    has_extension(path, "glb") || has_extension(path, "gltf") || (read.is_ok() && &magic == b"glTF")
+}
+
+/// What `io3d import` would see in a glTF: its nodes and, per animation,
+/// the nodes it moves, its length and what its `io3d` extras hold.
+fn print_gltf(path: &Path) -> Result<()> {
+    let file = GltfDocument::open(path).with_context(|| path.display().to_string())?;
+    let document = &file.document;
+    println!(
+        "{}: glTF 2.0, {} nodes, {} skins, {} meshes, {} animations",
+        path.display(),
+        document.nodes().len(),
+        document.skins().len(),
+        document.meshes().len(),
+        document.animations().len()
+    );
+    for animation in document.animations() {
+        let source = SourceAnimation::read(&file, animation.clone()).with_context(|| path.display().to_string())?;
+        let mut moved: Vec<usize> = animation.channels().map(|c| c.target().node().index()).collect();
+        moved.sort_unstable();
+        moved.dedup();
+        let recorded = match &source.extras {
+            Some(extras) => format!(
+                ", from version {} with {} events",
+                extras.version.map_or_else(|| "?".into(), |v| v.to_string()),
+                extras.events.len()
+            ),
+            None => String::new(),
+        };
+        println!("  '{}': {} nodes moved, {:.0} ms{recorded}", source.name, moved.len(), source.end() * 1000.0);
+    }
+    Ok(())
 }
 
 /// The `.ant` beside an `.ani`, found as the client finds it (its name up

@@ -29,7 +29,8 @@ struct Cli {
 enum Command {
     /// Summarise files: version, total time, events, tracks, keys, size.
     Info {
-        /// `.ani`, `.skl`, `.msh`, `.cms`, model config or material script files.
+        /// `.ani`, `.skl`, `.msh`, `.cms`, model config, material script or
+        /// glTF (`.glb`, `.gltf`: its nodes and animations) files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
