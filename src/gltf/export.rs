@@ -36,6 +36,9 @@ use crate::anim::{MeshBinding, Rig, keyframes_in_seconds, poses, sample_keys, sw
 use crate::format::{AddressMode, Animation, Dds, Filtering, Key, Material, MaterialScript, Mesh, Skeleton, Track};
 use crate::resource::CharacterMesh;
 
+/// The extension for passes drawn without lighting (`lighting false`).
+const UNLIT: &str = "KHR_materials_unlit";
+
 /// How lengths are written.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ExportOptions {
@@ -290,7 +293,7 @@ impl Exporter<'_> {
     }
 
     /// A material's first pass as a glTF material (the same reading as the
-    /// plugin's `StandardMaterial`).
+    /// plugin's `StandardMaterial`; `lighting false` is unlit).
     fn material(
         &mut self,
         part: &ExportMesh,
@@ -338,6 +341,11 @@ impl Exporter<'_> {
                 None => (Valid(AlphaMode::Opaque), None),
             };
             out.double_sided = pass.cull == crate::format::Cull::None;
+            if !pass.lighting {
+                let unlit = Some(json::extensions::material::Unlit {});
+                out.extensions = Some(json::extensions::material::Material { unlit, ..Default::default() });
+                self.glb.use_extension(UNLIT);
+            }
         }
         self.glb.root.push(out)
     }

@@ -107,6 +107,13 @@ impl GlbBuilder {
         })
     }
 
+    /// Lists an extension the document uses, once.
+    pub fn use_extension(&mut self, name: &str) {
+        if !self.root.extensions_used.iter().any(|used| used == name) {
+            self.root.extensions_used.push(name.to_owned());
+        }
+    }
+
     /// A PNG image stored in the binary chunk.
     pub fn png_image(&mut self, name: &str, png: &[u8]) -> Index<json::Image> {
         let view = self.view(png, None);

@@ -412,7 +412,10 @@ fn characters_export_with_skins_materials_and_png_textures() {
     let config = format!("{}/assets/resource/model/animodel/biped.txt", env!("CARGO_MANIFEST_DIR"));
     let character = crate::resource::Character::load(std::path::Path::new(&config)).unwrap();
     let skeleton = character.skeleton.as_ref().unwrap().get().unwrap();
-    let meshes: Vec<ExportMesh> = character.meshes.iter().map(|m| ExportMesh::read(m).unwrap()).collect();
+    let mut meshes: Vec<ExportMesh> = character.meshes.iter().map(|m| ExportMesh::read(m).unwrap()).collect();
+    // The sword drawn without lighting.
+    let sword = meshes[1].script.as_mut().unwrap();
+    sword.materials[0].techniques[0].passes[0].lighting = false;
     let walk = clip("resource/animation/biped_walk_4002.ani");
     let exported = export(skeleton, &meshes, &[("walk".into(), &walk)], ExportOptions::default()).unwrap();
     assert!(exported.warnings.is_empty(), "{:?}", exported.warnings);
@@ -433,6 +436,12 @@ fn characters_export_with_skins_materials_and_png_textures() {
     let decoder = png::Decoder::new(std::io::Cursor::new(png));
     let info = decoder.read_info().unwrap();
     assert_eq!((info.info().width, info.info().height), (64, 64));
+    assert_eq!(document.extensions_used().collect::<Vec<_>>(), ["KHR_materials_unlit"]);
+    let unlit = |name: &str| {
+        let mesh = document.meshes().find(|m| m.name() == Some(name)).unwrap();
+        mesh.primitives().next().unwrap().material().unlit()
+    };
+    assert!(unlit("biped_sword") && !unlit("biped_body"));
     // Vertices in metres, mirrored on Z.
     let first = reader.read_positions().unwrap().next().unwrap();
     let stored = meshes[0].mesh.positions[0];
