@@ -89,12 +89,18 @@ fn seek(app: &mut App, rig: Entity, ms: f64) {
 /// The world poses of the rig's bones, back in engine axes, skeleton order.
 fn bevy_pose(app: &mut App, rig: Entity) -> Vec<(Vec3, Quat)> {
     let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
+    world_poses(app, &bones, 1.0)
+}
+
+/// The world poses of bone entities, back in engine axes and in game units
+/// from Bevy units at `scale` a game unit.
+fn world_poses(app: &App, bones: &[Entity], scale: f32) -> Vec<(Vec3, Quat)> {
     bones
         .iter()
         .map(|&b| {
             let (_, rotation, translation) =
                 app.world().get::<GlobalTransform>(b).unwrap().to_scale_rotation_translation();
-            (Axes::EngineToBevy.position(translation), Axes::EngineToBevy.rotation(rotation))
+            (Axes::EngineToBevy.position(translation / scale), Axes::EngineToBevy.rotation(rotation))
         })
         .collect()
 }
@@ -549,10 +555,18 @@ fn an_ant_sidecar_replaces_the_files_events() {
 /// renderer), with the plugin finished so its image loaders are there.
 #[cfg(feature = "characters")]
 fn character_app(dir: &Path) -> App {
+    let mut app = unfinished_character_app(dir);
+    app.finish();
+    app
+}
+
+/// [`character_app`] before `finish`, for tests that add plugins of their
+/// own.
+#[cfg(feature = "characters")]
+fn unfinished_character_app(dir: &Path) -> App {
     let mut app = app(dir);
     app.add_plugins((bevy::mesh::MeshPlugin, bevy::image::ImagePlugin::default()));
     app.init_asset::<bevy::pbr::StandardMaterial>();
-    app.finish();
     app
 }
 
@@ -752,9 +766,7 @@ fn a_gltf_export_plays_in_bevys_gltf_loader_as_in_our_player() {
     assert!(exported.warnings.is_empty(), "{:?}", exported.warnings);
     std::fs::write(dir.path().join("biped.glb"), &exported.bytes).unwrap();
 
-    let mut app = app(dir.path());
-    app.add_plugins((bevy::mesh::MeshPlugin, bevy::image::ImagePlugin::default()));
-    app.init_asset::<bevy::pbr::StandardMaterial>();
+    let mut app = unfinished_character_app(dir.path());
     app.add_plugins((WorldSerializationPlugin, GltfPlugin::default()));
     register_gltf_scene_types(&mut app);
     app.finish();
@@ -799,14 +811,7 @@ fn a_gltf_export_plays_in_bevys_gltf_loader_as_in_our_player() {
             let mut player_ref = app.world_mut().get_mut::<AnimationPlayer>(player).unwrap();
             player_ref.animation_mut(node).unwrap().seek_to(ms as f32 / 1000.0);
             app.update();
-            let theirs: Vec<(Vec3, Quat)> = bones
-                .iter()
-                .map(|&b| {
-                    let (_, rotation, translation) =
-                        app.world().get::<GlobalTransform>(b).unwrap().to_scale_rotation_translation();
-                    (Axes::EngineToBevy.position(translation / 0.01), Axes::EngineToBevy.rotation(rotation))
-                })
-                .collect();
+            let theirs = world_poses(&app, &bones, ExportOptions::default().scale);
             let ours = rig.unit_world_pose(&clip, ms as f32);
             assert_pose_eq(&theirs, &ours, GLTF_GAP, &format!("{name} at {ms} ms in Bevy's glTF loader"));
         }

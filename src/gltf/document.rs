@@ -75,6 +75,14 @@ impl GltfDocument {
     }
 }
 
+/// Whether a file is glTF: a binary one by its magic, or either kind by its
+/// extension (`.glb`, `.gltf`), so that a broken one is read as glTF and
+/// its error says so.
+pub fn is_gltf(path: &Path, bytes: &[u8]) -> bool {
+    let extension = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"));
+    bytes.starts_with(b"glTF") || extension
+}
+
 /// An animation's name, or `animation N`.
 pub fn animation_name(animation: &::gltf::Animation<'_>) -> String {
     animation.name().map_or_else(|| format!("animation {}", animation.index()), str::to_owned)

@@ -85,6 +85,13 @@ impl ExportMesh {
             .collect();
         Ok(Self { name: part.name().to_owned(), mesh, script: part.material.get().cloned(), textures })
     }
+
+    /// The file a script's texture name refers to, matched without case as
+    /// the client matches names: its bytes, or why it could not be read.
+    pub fn texture(&self, name: &str) -> Option<Result<&[u8], &str>> {
+        let (_, bytes) = self.textures.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))?;
+        Some(bytes.as_deref().map_err(String::as_str))
+    }
 }
 
 /// What went into the file, besides its bytes.
@@ -342,8 +349,11 @@ impl Exporter<'_> {
             };
             out.double_sided = pass.cull == crate::format::Cull::None;
             if !pass.lighting {
-                let unlit = Some(json::extensions::material::Unlit {});
-                out.extensions = Some(json::extensions::material::Material { unlit, ..Default::default() });
+                // Built from the default: which other fields exist depends on
+                // the `gltf-json` features the whole build enables.
+                let mut extensions = json::extensions::material::Material::default();
+                extensions.unlit = Some(json::extensions::material::Unlit {});
+                out.extensions = Some(extensions);
                 self.glb.use_extension(UNLIT);
             }
         }
@@ -359,10 +369,10 @@ impl Exporter<'_> {
         address: AddressMode,
         filtering: Filtering,
     ) -> Option<Index<json::Texture>> {
-        let found = part.textures.iter().find(|(n, _)| n.eq_ignore_ascii_case(name));
-        let png = match found.map(|(_, bytes)| bytes.clone()) {
+        let png = match part.texture(name) {
             None => Err(format!("the script names '{name}' but it was not given")),
-            Some(bytes) => bytes.and_then(|b| dds_to_png(&b).map_err(|e| format!("{name}: {e}"))),
+            Some(Err(why)) => Err(why.to_owned()),
+            Some(Ok(bytes)) => dds_to_png(bytes).map_err(|e| format!("{name}: {e}")),
         };
         let png = match png {
             Ok(png) => png,

@@ -38,7 +38,7 @@ mod source;
 #[cfg(test)]
 mod tests;
 
-pub use document::GltfDocument;
+pub use document::{GltfDocument, is_gltf};
 pub use export::{ExportMesh, ExportOptions, Exported, dds_to_png, export};
 pub use extras::{AnimationExtras, EventExtra, TrackWeight};
 pub use import::{ImportOptions, Imported, import, suggested_map};

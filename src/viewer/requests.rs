@@ -115,10 +115,9 @@ fn retarget(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Pa
 /// Writes the rig, meshes and open animations to a `.glb`; says how it went.
 fn export_gltf(workspace: &Workspace, path: &Path) -> String {
     let Some(skeleton) = workspace.shown_skeleton() else { return "no skeleton to export".into() };
-    let names: Vec<String> =
-        workspace.animations.iter().map(|a| a.file.origin.name().trim_end_matches(".ani").to_owned()).collect();
-    let animations: Vec<(String, &Animation)> =
-        names.into_iter().zip(workspace.animations.iter().map(|a| &a.file.value)).collect();
+    let animations: Vec<(String, &Animation)> = (workspace.animations.iter())
+        .map(|a| (a.file.origin.name().trim_end_matches(".ani").to_owned(), &a.file.value))
+        .collect();
     let meshes: Vec<ExportMesh> = workspace.meshes.iter().map(|m| m.source.clone()).collect();
     let exported = match gltf::export(skeleton, &meshes, &animations, ExportOptions::default()) {
         Ok(exported) => exported,

@@ -223,7 +223,7 @@ impl Workspace {
         match std::fs::read(path) {
             Err(error) => self.problems.push(format!("{}: cannot read: {error}", path.display())),
             Ok(bytes) if is_config(path, &bytes) => self.open_config(path, stores),
-            Ok(bytes) if is_gltf(path, &bytes) => {
+            Ok(bytes) if gltf::is_gltf(path, &bytes) => {
                 self.import_gltf(path, stores);
                 return true;
             }
@@ -399,10 +399,10 @@ impl Workspace {
         if let Some(error) = script_error {
             findings.push(format!("material script: {error}; the client does not draw this mesh"));
         }
-        let texture = |texture: &str| {
-            let found = source.textures.iter().find(|(n, _)| n.eq_ignore_ascii_case(texture));
-            let bytes = found.map(|(_, bytes)| bytes.clone()).unwrap_or_else(|| Err(format!("no texture '{texture}'")));
-            bytes.and_then(|b| Dds::from_bytes(&b).map_err(|e| e.to_string()))
+        let texture = |texture: &str| match source.texture(texture) {
+            None => Err(format!("no texture '{texture}'")),
+            Some(Err(why)) => Err(why.to_owned()),
+            Some(Ok(bytes)) => Dds::from_bytes(bytes).map_err(|e| e.to_string()),
         };
         let (handle, missing) = stores.character.add_mesh(name, source.mesh.clone(), source.script.clone(), texture);
         findings.extend(
@@ -528,11 +528,6 @@ fn parse_skeleton(bytes: &[u8]) -> Result<Skeleton, String> {
     let skeleton = Skeleton::from_bytes(bytes).map_err(|e| e.to_string())?;
     Rig::new(&skeleton).map_err(|e| e.to_string())?;
     Ok(skeleton)
-}
-
-/// A binary glTF by its magic, or a `.gltf` by its extension.
-fn is_gltf(path: &Path, bytes: &[u8]) -> bool {
-    bytes.starts_with(b"glTF") || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf"))
 }
 
 fn is_config(path: &Path, bytes: &[u8]) -> bool {

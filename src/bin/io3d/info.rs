@@ -7,11 +7,11 @@ use anyhow::{Context, Result};
 use bevy_io3d::format::ant::sidecar_name;
 use bevy_io3d::format::msh::{VertexArray, VertexMask};
 use bevy_io3d::format::{Animation, Collision, EventKind, EventSidecar, MaterialScript, Mesh, ModelConfig, Skeleton};
-use bevy_io3d::gltf::{GltfDocument, SourceAnimation};
+use bevy_io3d::gltf::{self, GltfDocument, SourceAnimation};
 use bevy_io3d::json::Document;
 use bevy_io3d::resource::find_without_case;
 
-use crate::load::{self, Loaded, has_extension};
+use crate::load::{self, Loaded};
 
 /// Summarises every file; one that cannot be read is reported and the rest
 /// are still summarised (the exit status says that one failed).
@@ -45,12 +45,12 @@ pub fn run(files: &[std::path::PathBuf]) -> Result<ExitCode> {
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-/// A glTF by its extension, or a binary one by its magic.
+/// A glTF by [`gltf::is_gltf`], from the file's first four bytes.
 fn is_gltf(path: &Path) -> bool {
     use std::io::Read;
     let mut magic = [0; 4];
-    let read = std::fs::File::open(path).and_then(|mut file| file.read_exact(&mut magic));
-    has_extension(path, "glb") || has_extension(path, "gltf") || (read.is_ok() && &magic == b"glTF")
+    let read = std::fs::File::open(path).and_then(|mut file| file.read_exact(&mut magic)).map_or(0, |()| 4);
+    gltf::is_gltf(path, &magic[..read])
 }
 
 /// What `io3d import` would see in a glTF: its nodes and, per animation,
