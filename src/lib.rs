@@ -25,6 +25,8 @@
 //! - [`resource`]: resource folders as the client searches them, and model
 //!   configs resolved into characters (skeleton, meshes, materials,
 //!   textures, animations).
+//! - [`surface`]: how the client draws a material, read once for the
+//!   plugin's materials and the glTF export.
 //! - [`check`]: the lint behind `io3d check`: what would break in the game.
 //! - `gltf` (feature `gltf`): glTF 2.0 export of skeletons, meshes and
 //!   animations, and import of animations from any tool.
@@ -47,6 +49,7 @@ pub mod json;
 #[cfg(feature = "plugin")]
 pub mod plugin;
 pub mod resource;
+pub mod surface;
 #[cfg(feature = "viewer")]
 pub mod viewer;
 

@@ -11,9 +11,9 @@ use bevy::asset::{AssetLoadFailedEvent, AssetPlugin, LoadState};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Clip, RepeatMode, Rig};
-use bevy_io3d::format::{AniError, Animation, Skeleton};
+use bevy_io3d::format::{Animation, FormatError, Skeleton};
 use bevy_io3d::plugin::{
-    AniBinding, AniClip, AniEventFired, AniLoadError, AniPlayer, Axes, Io3dAssetLabel, Io3dPlugin, RigBones,
+    AniBinding, AniClip, AniEventFired, AniPlayer, Axes, Io3dAssetLabel, Io3dLoadError, Io3dPlugin, RigBones,
     RootMotion, SklRig, SklSkeleton,
 };
 
@@ -272,8 +272,8 @@ fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
         failure.is_some()
     });
     let bevy::asset::AssetLoadError::AssetLoaderError(error) = failure.unwrap().error else { panic!("a loader error") };
-    let ani = error.error().downcast_ref::<AniLoadError>().expect("our typed error");
-    assert!(matches!(ani, AniLoadError::Format(AniError::Malformed { .. })), "{ani}");
+    let ani = error.error().downcast_ref::<Io3dLoadError>().expect("our typed error");
+    assert!(matches!(ani, Io3dLoadError::Format(FormatError::Malformed { .. })), "{ani}");
     assert_eq!(ani.to_string(), "header: total time needs 4 bytes at byte 99, but the file ends at byte 100");
     let skl: Handle<SklSkeleton> = app.world().resource::<AssetServer>().load("biped.skl");
     run_until(&mut app, "the skeleton", |app| app.world().resource::<AssetServer>().is_loaded(&skl));
@@ -750,14 +750,15 @@ fn register_gltf_scene_types(app: &mut App) {
 fn a_gltf_export_plays_in_bevys_gltf_loader_as_in_our_player() {
     use bevy::gltf::{Gltf, GltfPlugin};
     use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
-    use bevy_io3d::gltf::{ExportMesh, ExportOptions, export};
+    use bevy_io3d::gltf::{ExportOptions, export};
     use bevy_io3d::resource::Character;
+    use bevy_io3d::resource::MeshFiles;
 
     let dir = asset_dir();
     let config = dir.path().join("resource/model/animodel/biped.txt");
     let character = Character::load(&config).unwrap();
     let skeleton = character.skeleton.as_ref().unwrap().get().unwrap().clone();
-    let meshes: Vec<ExportMesh> = character.meshes.iter().map(|m| ExportMesh::read(m).unwrap()).collect();
+    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect();
     let clips: Vec<(String, Animation)> = ["biped_walk_4000", "biped_idle_4001", "biped_attack_4002"]
         .map(|name| (name.to_owned(), Animation::from_bytes(&sample(&format!("{name}.ani"))).unwrap()))
         .to_vec();

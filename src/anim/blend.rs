@@ -2,69 +2,9 @@
 //! a running weighted mean per group, and the groups (actions, then loops)
 //! mixed by their total weights.
 
+use super::bone_blend::BoneBlend;
 use super::clip::{Clip, Hints};
-use super::math;
 use super::sample::BonePose;
-
-/// One bone's blend state (`ioBiped`'s accumulators).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct BoneBlend {
-    /// The bone's pose so far: rest, then each locked group mixed in.
-    pose: BonePose,
-    /// The total weight of the groups locked in so far.
-    locked: f32,
-    /// The running mean of the open group and its total weight.
-    group: BonePose,
-    group_weight: f32,
-}
-
-impl BoneBlend {
-    /// At `rest`, nothing accumulated.
-    pub(crate) fn new(rest: BonePose) -> Self {
-        Self { pose: rest, locked: 0.0, group: rest, group_weight: 0.0 }
-    }
-
-    /// `Blend`: see [`PoseBlend::add`].
-    pub(crate) fn add(&mut self, weight: f32, pose: BonePose) {
-        if self.group_weight == 0.0 {
-            self.group_weight = weight;
-            self.group = pose;
-        } else {
-            self.group_weight += weight;
-            let s = weight / self.group_weight;
-            self.group = BonePose {
-                position: math::lerp(self.group.position, pose.position, s),
-                rotation: math::slerp(self.group.rotation, pose.rotation, s),
-            };
-        }
-    }
-
-    /// `LockBlend`: see [`PoseBlend::lock`].
-    pub(crate) fn lock(&mut self) {
-        if self.group_weight > 0.0 {
-            if self.locked == 0.0 {
-                self.locked = self.group_weight;
-                self.pose = self.group;
-            } else {
-                let mut s = 1.0;
-                if self.locked > 0.0 {
-                    self.locked += self.group_weight;
-                    s = self.group_weight / self.locked;
-                }
-                self.pose = BonePose {
-                    position: math::lerp(self.pose.position, self.group.position, s),
-                    rotation: math::slerp(self.pose.rotation, self.group.rotation, s),
-                };
-            }
-        }
-        self.group_weight = 0.0;
-    }
-
-    /// The pose, once a group of positive weight was locked in.
-    pub(crate) fn posed(&self) -> Option<BonePose> {
-        (self.locked != 0.0).then_some(self.pose)
-    }
-}
 
 /// Local poses being blended: [`PoseBlend::reset`] to rest, then for each
 /// group [`PoseBlend::add`] every contribution and [`PoseBlend::lock`].
@@ -120,12 +60,12 @@ impl PoseBlend {
 
     /// The blended local poses.
     pub fn poses(&self) -> impl ExactSizeIterator<Item = BonePose> + '_ {
-        self.bones.iter().map(|b| b.pose)
+        self.bones.iter().map(BoneBlend::pose)
     }
 
     /// Bone `bone`'s blended pose.
     pub fn pose(&self, bone: usize) -> Option<BonePose> {
-        self.bones.get(bone).map(|b| b.pose)
+        self.bones.get(bone).map(BoneBlend::pose)
     }
 
     /// Whether anything was locked into bone `bone` since the reset (it is

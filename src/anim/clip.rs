@@ -11,10 +11,10 @@ use std::ops::Range;
 use glam::{Quat, Vec3};
 
 use crate::format::ani::event_order;
-use crate::format::material::c_atof;
+use crate::format::c_text;
 use crate::format::{Animation, Event, EventKind, FileString, Key};
 
-use super::blend::BoneBlend;
+use super::bone_blend::BoneBlend;
 use super::sample::{BonePose, between};
 
 /// A track of a [`Clip`]: its bone, weight and where its keys lie.
@@ -191,7 +191,7 @@ impl Clip {
 fn event(events: &[Event], index: usize) -> ClipEvent {
     let event = &events[index];
     let jump = EventKind::of(&event.kind) == EventKind::JumpAniTime;
-    let jump_to_ms = jump.then(|| c_atof(event.sub_info.name_text().trim_start()).0);
+    let jump_to_ms = jump.then(|| c_text::atof(event.sub_info.c_str()).0);
     ClipEvent { index, time_ms: event.time_ms, jump_to_ms }
 }
 

@@ -2,7 +2,6 @@
 
 /// What happens at the end of an animation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "plugin", derive(bevy::reflect::Reflect))]
 pub enum RepeatMode {
     /// Wrap on the total time as the client does (`if t > total { t -= total }`):
     /// a jump from the last key to the first, with no blend between them.
@@ -57,6 +56,8 @@ pub struct Step {
     pub wraps: i64,
     /// The length of the animation.
     pub total_ms: f64,
+    /// Whether the clip loops (an event at its end then never fires).
+    pub looping: bool,
 }
 
 impl RepeatMode {
@@ -78,19 +79,29 @@ impl RepeatMode {
                 (unwrapped - wraps * total, wraps as i64)
             }
         };
-        Step { from_ms: time_ms, to_ms, wraps, total_ms: total }
+        Step { from_ms: time_ms, to_ms, wraps, total_ms: total, looping: self == Self::Loop }
     }
+}
+
+/// The client's event window, the one rule for which events a clip's time
+/// passes: moving forwards from `from` to `to` passes the times in
+/// `[from, to)`, backwards (reverse play, which the client never does) the
+/// mirror `(to, from]`, and not moving passes nothing. A loop that wraps
+/// passes `[from, full)` and then `[0, to)`, so an event at exactly a
+/// loop's full time never fires (see `docs/playback.md`).
+pub fn passes(t: f64, from: f64, to: f64) -> bool {
+    if to >= from { from <= t && t < to } else { to < t && t <= from }
 }
 
 impl Step {
     /// The events this step passes, as `(index, time)` pairs in the order
     /// they are passed (forwards in time, or backwards when playing in
-    /// reverse), each once per pass. `times` are the events' times in ms.
-    /// The interval is half-open at the start of the step: forwards
-    /// `[from, to)`, backwards `(to, from]`. Forwards, an event at exactly
-    /// the total time fires when the playhead reaches the end, `(from, to]`,
-    /// so that it fires once when a loop wraps or a clip played once ends,
-    /// and not at the start of play with the events at 0.
+    /// reverse), each once per lap, by the client's window ([`passes`]).
+    /// `times` are the events' times in ms. In a loop, an event at exactly
+    /// the total time never fires, as in the client. A clip played once
+    /// passes its end on reaching it (the client's action runs past its
+    /// end before it stops), so an event there fires once, and not again
+    /// while the clip holds its end.
     pub fn events_passed(&self, times: &[f32]) -> Vec<(usize, f32)> {
         let total = self.total_ms;
         let wraps = self.wraps.clamp(-MAX_WRAPS_PER_STEP, MAX_WRAPS_PER_STEP);
@@ -101,21 +112,15 @@ impl Step {
         let mut passed: Vec<(f64, i64, usize, f32)> = Vec::new();
         for (index, &time) in times.iter().enumerate() {
             let t = f64::from(time);
-            let time_ends_clip = t == total;
-            if !(0.0..=total).contains(&t) {
+            let at_end = t == total;
+            if !(0.0..=total).contains(&t) || (at_end && self.looping && total > 0.0) {
                 continue;
             }
             // Every copy of the event on the unwrapped time line in range.
             let laps = if total > 0.0 { -(wraps.abs() + 1)..=(wraps.abs() + 1) } else { 0..=0 };
             for lap in laps {
                 let at = t + lap as f64 * total;
-                let inside = if !forward {
-                    end < at && at <= start
-                } else if time_ends_clip {
-                    start < at && at <= end
-                } else {
-                    start <= at && at < end
-                };
+                let inside = if at_end && forward { start < at && at <= end } else { passes(at, start, end) };
                 if inside {
                     passed.push((at, lap, index, time));
                 }
@@ -168,12 +173,12 @@ mod tests {
         let indices = |step: super::Step| step.events_passed(&times).into_iter().map(|(i, _)| i).collect::<Vec<_>>();
         assert_eq!(indices(Loop.step(0.0, 300.0, 1000)), [0, 1]);
         assert_eq!(indices(Loop.step(250.0, 10.0, 1000)), [1], "the start of a step is inside");
-        assert_eq!(indices(Loop.step(700.0, 400.0, 1000)), [2, 3, 0], "across the wrap, in order");
-        assert_eq!(indices(Loop.step(900.0, 100.0, 1000)), [3], "the end fires on reaching it");
-        assert_eq!(indices(Loop.step(1000.0, 16.0, 1000)), [0], "then the start");
+        assert_eq!(indices(Loop.step(700.0, 400.0, 1000)), [2, 0], "across the wrap, in order");
+        assert_eq!(indices(Loop.step(900.0, 100.0, 1000)), Vec::<usize>::new(), "a loop's end never fires");
+        assert_eq!(indices(Loop.step(1000.0, 16.0, 1000)), [0], "the start fires after the wrap");
         assert_eq!(indices(Loop.step(300.0, -100.0, 1000)), [1], "backwards: (to, from]");
-        assert_eq!(indices(Loop.step(100.0, -200.0, 1000)), [0, 3], "backwards across the start");
-        assert_eq!(indices(Loop.step(0.0, 2000.0, 1000)), [0, 1, 2, 3, 0, 1, 2, 3], "two loops, twice each");
+        assert_eq!(indices(Loop.step(100.0, -200.0, 1000)), [0], "backwards across the start, not the end");
+        assert_eq!(indices(Loop.step(0.0, 2000.0, 1000)), [0, 1, 2, 0, 1, 2], "two loops, twice each");
         assert_eq!(indices(Once.step(900.0, 500.0, 1000)), [3], "once: the end fires on reaching it");
         assert_eq!(indices(Once.step(1000.0, 16.0, 1000)), Vec::<usize>::new(), "and only once");
         assert_eq!(indices(Loop.step(0.0, 0.0, 1000)), Vec::<usize>::new());

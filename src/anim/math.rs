@@ -129,7 +129,7 @@ mod tests {
     }
 
     /// Results worked out independently of this code: the steps of
-    /// FORMAT.md in Python, every operation rounded to `f32`.
+    /// `docs/playback.md` in Python, every operation rounded to `f32`.
     #[test]
     fn slerp_and_rotate_match_an_independent_f32_reckoning() {
         let a = Quat::from_xyzw(0.1, 0.2, 0.3, 0.927_361_8);

@@ -6,10 +6,10 @@ use std::collections::HashMap;
 
 use thiserror::Error;
 
-use crate::format::string::decode_text;
 use crate::format::{Animation, FileString, Key, Track};
 
 use super::clip::Clip;
+use super::names::{BoneNames, bone_name};
 use super::rig::Rig;
 use super::sample::BonePose;
 
@@ -172,7 +172,7 @@ impl RetargetSource {
     /// A rig as a source.
     pub fn of(rig: &Rig) -> Self {
         Self {
-            names: rig.names.iter().map(|n| decode_text(n).into_owned()).collect(),
+            names: rig.names.iter().map(|n| bone_name(n).into_owned()).collect(),
             parents: rig.parents.clone(),
             rest: rig.unit_to_world(&rig.rest),
         }
@@ -205,11 +205,11 @@ impl<'a> Retargeter<'a> {
     /// root's rest height over that of the source bone mapped to it (or
     /// of the source's first bone).
     pub fn new(map: &BoneMap, source: &RetargetSource, target: &'a Rig) -> Self {
-        let source_bone = |name: &str| source.names.iter().position(|n| n == name);
+        let source_names = BoneNames::new(&source.names);
         let from: Vec<Option<usize>> = (target.names.iter())
             .map(|name| {
-                let name = decode_text(name);
-                map.0.iter().find(|(_, to)| *to == name).and_then(|(from, _)| source_bone(from))
+                let name = bone_name(name);
+                map.0.iter().find(|(_, to)| *to == name).and_then(|(from, _)| source_names.get(from))
             })
             .collect();
         let rest = target.unit_to_world(&target.rest);
@@ -312,7 +312,7 @@ fn turned(turn: glam::Quat, pose: BonePose) -> BonePose {
 /// scene that turned the whole rig. Rounding keeps a difference of pose
 /// from passing for one of facing. Identity when no pair is mapped.
 fn facing(target: &Rig, from: &[Option<usize>], source_rest: &[BonePose], target_rest: &[BonePose]) -> glam::Quat {
-    let keys: Vec<String> = target.names.iter().map(|n| normalise(&decode_text(n))).collect();
+    let keys: Vec<String> = target.names.iter().map(|n| normalise(&bone_name(n))).collect();
     let flat = |p: glam::Vec3| glam::Vec2::new(p.x, p.z);
     let (mut source, mut target_side) = (glam::Vec2::ZERO, glam::Vec2::ZERO);
     for (left, key) in keys.iter().enumerate() {

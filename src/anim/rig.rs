@@ -4,6 +4,7 @@ use crate::format::{HierarchyError, Skeleton};
 
 use super::blend::PoseBlend;
 use super::clip::{Clip, Hints};
+use super::names::{BoneNames, bone_name};
 use super::sample::BonePose;
 
 /// A skeleton ready to pose: rest poses and parent links in an order where
@@ -21,6 +22,8 @@ pub struct Rig {
     pub order: Vec<usize>,
     /// Each bone's parent, `None` for the root.
     pub parents: Vec<Option<usize>>,
+    /// The first bone of each name, as tracks meet bones.
+    pub by_name: BoneNames,
 }
 
 /// How an animation's tracks meet a rig's bones.
@@ -46,6 +49,7 @@ impl Rig {
         let hierarchy = skeleton.hierarchy()?;
         Ok(Self {
             names: skeleton.bones.iter().map(|b| b.name.c_str().to_vec()).collect(),
+            by_name: BoneNames::new(skeleton.bones.iter().map(|b| b.name.name_text())),
             rest: skeleton.bones.iter().map(|b| BonePose { position: b.position, rotation: b.rotation }).collect(),
             inverse_binds: skeleton
                 .bones
@@ -67,14 +71,15 @@ impl Rig {
         self.names.is_empty()
     }
 
-    /// The index of the bone named `name` (compared as a C string).
+    /// The first bone named `name` (stored bytes, up to the first zero),
+    /// by the rule of [`super::names`].
     pub fn bone(&self, name: &[u8]) -> Option<usize> {
-        self.names.iter().position(|n| n == name)
+        self.by_name.get(&bone_name(name))
     }
 
-    /// Matches tracks to bones by exact name.
+    /// Matches tracks to bones by name ([`super::names`]).
     pub fn bind(&self, clip: &Clip) -> Binding {
-        let track_bones: Vec<Option<usize>> = clip.tracks.iter().map(|t| self.bone(t.bone.c_str())).collect();
+        let track_bones: Vec<Option<usize>> = clip.tracks.iter().map(|t| self.by_name.of(&t.bone)).collect();
         let mut driven = vec![false; self.len()];
         for bone in track_bones.iter().flatten() {
             driven[*bone] = true;

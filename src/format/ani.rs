@@ -5,9 +5,9 @@
 //! any bytes after the last track.
 
 use glam::{Quat, Vec3};
-use thiserror::Error;
 
 use super::bytes::{ReadError, Reader, Writer};
+use super::error::{BinaryKind, FormatError};
 use super::place::Place;
 use super::rotation::{PackedRotation, decode_eight_bytes, decode_small_three, encode_eight_bytes, encode_small_three};
 use super::string::FileString;
@@ -167,42 +167,9 @@ pub struct Animation {
     pub trailing: Vec<u8>,
 }
 
-/// Why bytes are not an `.ani` the client would load.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum AniError {
-    /// The file does not start with `ANI\0`.
-    #[error("not an .ani file: it starts with {found:02x?}, not \"ANI\\0\"")]
-    BadMagic {
-        /// The first bytes found.
-        found: Vec<u8>,
-    },
-    /// The version is not one the client accepts.
-    #[error("unknown .ani version {found} at byte 4 (the client accepts 4000, 4001 and 4002)")]
-    UnknownVersion {
-        /// The version stored.
-        found: i32,
-    },
-    /// The bytes end early or hold an impossible count or string.
-    #[error("{place}: {cause}")]
-    Malformed {
-        /// Where it happened.
-        place: Place,
-        /// What went wrong.
-        cause: ReadError,
-    },
-}
-
-impl AniError {
-    /// The byte offset the error is about: 0 for the magic, 4 for the
-    /// version, else where the failed value starts.
-    pub fn offset(&self) -> usize {
-        match self {
-            Self::BadMagic { .. } => 0,
-            Self::UnknownVersion { .. } => 4,
-            Self::Malformed { cause, .. } => cause.offset(),
-        }
-    }
-}
+/// Why bytes are not an .ani the client would load: the readers' one error
+/// shape, [`FormatError`].
+pub type AniError = FormatError;
 
 /// Byte offsets of the parts of an `.ani`, for findings that point into
 /// the file.
@@ -249,14 +216,15 @@ impl Animation {
     pub fn read(bytes: &[u8], options: ReadOptions) -> Result<(Self, AniLayout), AniError> {
         let mut r = Reader::new(bytes);
         r.allow_long_strings = options.allow_long_strings;
-        let malformed = |place: Place| move |cause| AniError::Malformed { place, cause };
+        let malformed = FormatError::at;
         let header = malformed(Place::Header);
         let magic = r.take(4, "magic").map_err(header.clone())?;
         if magic != ANI_MAGIC {
-            return Err(AniError::BadMagic { found: magic.to_vec() });
+            return Err(AniError::BadMagic { kind: BinaryKind::Ani, found: magic.to_vec() });
         }
         let number = r.i32("version").map_err(header.clone())?;
-        let version = AniVersion::from_number(number).ok_or(AniError::UnknownVersion { found: number })?;
+        let version =
+            AniVersion::from_number(number).ok_or(AniError::UnknownVersion { kind: BinaryKind::Ani, found: number })?;
         let mut layout = AniLayout::default();
 
         let event_count = r.count("event count").map_err(header.clone())?;
@@ -413,7 +381,7 @@ fn write_event(w: &mut Writer, event: &Event) -> Result<(), WriteProblem> {
 
 /// Reads one track, returning it with the offset of its first key.
 fn read_track(r: &mut Reader, version: AniVersion, index: usize) -> Result<(Track, usize), AniError> {
-    let malformed = |place: Place| move |cause| AniError::Malformed { place, cause };
+    let malformed = FormatError::at;
     let bone = r.string("bone name").map_err(malformed(Place::Track(index, None)))?;
     let at_track = |cause| AniError::Malformed { place: Place::Track(index, Some(bone.clone())), cause };
     let weight = r.f32("weight").map_err(at_track)?;
@@ -528,7 +496,7 @@ mod tests {
     fn header_errors() {
         assert!(matches!(Animation::from_bytes(b"SKL\0\xa0\x0f\0\0"), Err(AniError::BadMagic { .. })));
         let err = Animation::from_bytes(b"ANI\0\x03\x0f\0\0").unwrap_err();
-        assert_eq!(err, AniError::UnknownVersion { found: 3843 });
+        assert_eq!(err, AniError::UnknownVersion { kind: BinaryKind::Ani, found: 3843 });
         assert!(err.to_string().contains("4000, 4001 and 4002"));
     }
 

@@ -14,7 +14,7 @@
 //! sidecar, so neither does this reader: what looks wrong is a warning with
 //! its line.
 
-use super::material::c_atof;
+use super::c_text::{atof, atoi};
 use super::{Event, FileString};
 
 /// The longest line the client reads whole.
@@ -63,18 +63,6 @@ fn trim(line: &[u8]) -> &[u8] {
     &line[start..end]
 }
 
-/// C's `atoi`: leading blanks, a sign, digits; 0 when there are none
-/// (out-of-range values saturate).
-fn c_atoi(line: &[u8]) -> i64 {
-    let text = String::from_utf8_lossy(line);
-    let text = text.trim_start();
-    let digits_at = usize::from(text.starts_with(['+', '-']));
-    let digits = text[digits_at..].bytes().take_while(u8::is_ascii_digit).count();
-    let number = &text[..digits_at + digits];
-    let saturated = if number.starts_with('-') { i64::MIN } else { i64::MAX };
-    if digits == 0 { 0 } else { number.parse::<i64>().unwrap_or(saturated) }
-}
-
 /// The client's lines, read one at a time.
 struct Lines<'a> {
     lines: Vec<&'a [u8]>,
@@ -112,14 +100,14 @@ impl EventSidecar {
         }
         let mut lines = Lines { lines: client_lines(bytes), read: 0 };
         lines.next(&mut sidecar, "version");
-        let count = c_atoi(lines.next(&mut sidecar, "event count"));
+        let (count, _) = atoi(lines.next(&mut sidecar, "event count"));
         for index in 0..count.max(0) {
             if lines.ended() {
                 sidecar.warn(lines.read, format!("the count says {count} events, the file holds {index}"));
                 break;
             }
             let time_line = lines.next(&mut sidecar, "event time");
-            let (time_ms, whole) = c_atof(&String::from_utf8_lossy(time_line));
+            let (time_ms, whole) = atof(time_line);
             if !whole {
                 let text = String::from_utf8_lossy(time_line);
                 sidecar.warn(lines.read, format!("event {index}: time '{text}' reads as {time_ms}"));
@@ -132,8 +120,8 @@ impl EventSidecar {
     }
 
     /// A length line and, when it reads above 0, the string line after it.
-    fn string(&mut self, lines: &mut Lines<'_>, index: i64, what: &str) -> FileString {
-        let length = c_atoi(lines.next(self, &format!("{what} length")));
+    fn string(&mut self, lines: &mut Lines<'_>, index: i32, what: &str) -> FileString {
+        let (length, _) = atoi(lines.next(self, &format!("{what} length")));
         if length <= 0 {
             return FileString::default();
         }

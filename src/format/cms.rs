@@ -3,9 +3,9 @@
 //! (its positions and faces).
 
 use glam::Vec3;
-use thiserror::Error;
 
-use super::bytes::{ReadError, Reader, Writer, vec3_at};
+use super::bytes::{Reader, Writer, vec3_at};
+use super::error::{BinaryKind, FormatError};
 use super::place::Place;
 use super::write::{WriteError, WriteProblem};
 
@@ -26,41 +26,9 @@ pub struct Collision {
     pub trailing: Vec<u8>,
 }
 
-/// Why bytes are not a `.cms` the client would load.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum CmsError {
-    /// The file does not start with `CMS\0`.
-    #[error("not a .cms file: it starts with {found:02x?}, not \"CMS\\0\"")]
-    BadMagic {
-        /// The first bytes found.
-        found: Vec<u8>,
-    },
-    /// A version other than 5000.
-    #[error("unknown .cms version {found} at byte 4 (the client loads only 5000)")]
-    UnknownVersion {
-        /// The version stored.
-        found: i32,
-    },
-    /// The bytes end early or hold an impossible count.
-    #[error("{place}: {cause}")]
-    Malformed {
-        /// Where it happened.
-        place: Place,
-        /// What went wrong.
-        cause: ReadError,
-    },
-}
-
-impl CmsError {
-    /// The byte offset the error is about.
-    pub fn offset(&self) -> usize {
-        match self {
-            Self::BadMagic { .. } => 0,
-            Self::UnknownVersion { .. } => 4,
-            Self::Malformed { cause, .. } => cause.offset(),
-        }
-    }
-}
+/// Why bytes are not a .cms the client would load: the readers' one error
+/// shape, [`FormatError`].
+pub type CmsError = FormatError;
 
 /// Byte offsets of the parts of a `.cms`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -85,11 +53,11 @@ impl Collision {
         let header = |cause| CmsError::Malformed { place: Place::Header, cause };
         let magic = r.take(4, "magic").map_err(header)?;
         if magic != CMS_MAGIC {
-            return Err(CmsError::BadMagic { found: magic.to_vec() });
+            return Err(CmsError::BadMagic { kind: BinaryKind::Cms, found: magic.to_vec() });
         }
         let version = r.i32("version").map_err(header)?;
         if version != CMS_VERSION {
-            return Err(CmsError::UnknownVersion { found: version });
+            return Err(CmsError::UnknownVersion { kind: BinaryKind::Cms, found: version });
         }
         let count = r.count("vertex count").map_err(header)?;
         let mut layout = CmsLayout { positions: r.pos(), ..CmsLayout::default() };

@@ -5,9 +5,11 @@
 pub mod ani;
 pub mod ant;
 pub mod bytes;
+pub mod c_text;
 pub mod cms;
 pub mod config;
 pub mod dds;
+pub mod error;
 pub mod event_kind;
 pub mod material;
 pub mod msh;
@@ -23,6 +25,7 @@ pub use bytes::ReadError;
 pub use cms::{CmsError, Collision};
 pub use config::{ConfigError, ModelConfig};
 pub use dds::{Dds, DdsError, DdsFormat};
+pub use error::{BinaryKind, FormatError};
 pub use event_kind::{EventKind, Handler};
 pub use material::{
     AddressMode, AlphaTest, BlendFactor, BlendOp, CompareFunc, Cull, CustomParam, CustomValue, Filtering, Material,

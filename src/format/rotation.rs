@@ -1,5 +1,5 @@
 //! The compressed rotations of `.ani` versions 4001 and 4002, decoded and
-//! encoded exactly as the client does (`FORMAT.md`).
+//! encoded exactly as the client does (`docs/ani.md`).
 
 use glam::{Quat, UVec4};
 

@@ -11,6 +11,7 @@ use glam::{Quat, Vec3};
 use thiserror::Error;
 
 use super::bytes::{ReadError, Reader, Writer};
+use super::error::{BinaryKind, FormatError};
 use super::place::Place;
 use super::string::FileString;
 use super::write::{WriteError, WriteProblem};
@@ -58,42 +59,9 @@ pub struct Skeleton {
     pub trailing: Vec<u8>,
 }
 
-/// Why bytes are not an `.skl` the client would load.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum SklError {
-    /// The file does not start with `SKL\0`.
-    #[error("not an .skl file: it starts with {found:02x?}, not \"SKL\\0\"")]
-    BadMagic {
-        /// The first bytes found.
-        found: Vec<u8>,
-    },
-    /// A version other than 1000.
-    #[error("unknown .skl version {found} at byte 4 (the only version is 1000)")]
-    UnknownVersion {
-        /// The version stored.
-        found: i32,
-    },
-    /// The bytes end early or hold an impossible count or string.
-    #[error("{place}: {cause}")]
-    Malformed {
-        /// Where it happened.
-        place: Place,
-        /// What went wrong.
-        cause: ReadError,
-    },
-}
-
-impl SklError {
-    /// The byte offset the error is about: 0 for the magic, 4 for the
-    /// version, else where the failed value starts.
-    pub fn offset(&self) -> usize {
-        match self {
-            Self::BadMagic { .. } => 0,
-            Self::UnknownVersion { .. } => 4,
-            Self::Malformed { cause, .. } => cause.offset(),
-        }
-    }
-}
+/// Why bytes are not an .skl the client would load: the readers' one error
+/// shape, [`FormatError`].
+pub type SklError = FormatError;
 
 /// Byte offsets of the parts of an `.skl`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -116,16 +84,16 @@ impl Skeleton {
     /// Reads an `.skl` and reports where each part lies; `allow_long_strings`
     /// accepts strings the client's buffer cannot hold (for the lint).
     pub fn read(bytes: &[u8], allow_long_strings: bool) -> Result<(Self, SklLayout), SklError> {
-        let malformed = |place: Place| move |cause| SklError::Malformed { place, cause };
+        let malformed = FormatError::at;
         let mut r = Reader::new(bytes);
         r.allow_long_strings = allow_long_strings;
         let magic = r.take(4, "magic").map_err(malformed(Place::Header))?;
         if magic != SKL_MAGIC {
-            return Err(SklError::BadMagic { found: magic.to_vec() });
+            return Err(SklError::BadMagic { kind: BinaryKind::Skl, found: magic.to_vec() });
         }
         let version = r.i32("version").map_err(malformed(Place::Header))?;
         if version != SKL_VERSION {
-            return Err(SklError::UnknownVersion { found: version });
+            return Err(SklError::UnknownVersion { kind: BinaryKind::Skl, found: version });
         }
         let count = r.count("bone count").map_err(malformed(Place::Header))?;
         let mut layout = SklLayout::default();
@@ -338,7 +306,7 @@ impl HierarchyError {
 }
 
 fn read_bone(r: &mut Reader, index: usize) -> Result<Bone, SklError> {
-    let malformed = |place: Place| move |cause| SklError::Malformed { place, cause };
+    let malformed = FormatError::at;
     let name = r.string("bone name").map_err(malformed(Place::Bone(index, None)))?;
     let at = malformed(Place::Bone(index, Some(name.clone())));
     let mut fields = || -> Result<_, ReadError> {

@@ -33,8 +33,9 @@ use super::extras::AnimationExtras;
 use super::glb::GlbBuilder;
 use crate::anim::axes::{mirror_position, mirror_rotation};
 use crate::anim::{MeshBinding, Rig, keyframes_in_seconds, poses, sample_keys, swapped_triangles, vertex_influences};
-use crate::format::{AddressMode, Animation, Dds, Filtering, Key, Material, MaterialScript, Mesh, Skeleton, Track};
-use crate::resource::CharacterMesh;
+use crate::format::{AddressMode, Animation, Dds, Filtering, Key, Material, Skeleton, Track};
+use crate::resource::MeshFiles;
+use crate::surface::{Faces, ROUGHNESS, Surface, SurfaceTexture, Transparency};
 
 /// The extension for passes drawn without lighting (`lighting false`).
 const UNLIT: &str = "KHR_materials_unlit";
@@ -53,47 +54,6 @@ impl Default for ExportOptions {
     }
 }
 
-/// A mesh to export, with what it is drawn with.
-#[derive(Debug, Clone)]
-pub struct ExportMesh {
-    /// Its name (the file's stem).
-    pub name: String,
-    /// The mesh.
-    pub mesh: Mesh,
-    /// Its material script, if found.
-    pub script: Option<MaterialScript>,
-    /// The texture files the script names: the name as written, and the
-    /// file's bytes or why they could not be read.
-    pub textures: Vec<(String, Result<Vec<u8>, String>)>,
-}
-
-impl ExportMesh {
-    /// A character's mesh with its script and texture files, read from
-    /// where the client found them; an error when the mesh itself is
-    /// missing or broken. A missing script or texture is kept as such (the
-    /// export then warns).
-    pub fn read(part: &CharacterMesh) -> Result<Self, String> {
-        let mesh = part.mesh.value.clone()?;
-        let textures = (part.textures.iter())
-            .map(|link| {
-                let bytes = match &link.path {
-                    Some(path) => std::fs::read(path).map_err(|e| format!("{}: {e}", path.display())),
-                    None => Err(format!("no texture file named '{}'", link.name)),
-                };
-                (link.name.clone(), bytes)
-            })
-            .collect();
-        Ok(Self { name: part.name().to_owned(), mesh, script: part.material.get().cloned(), textures })
-    }
-
-    /// The file a script's texture name refers to, matched without case as
-    /// the client matches names: its bytes, or why it could not be read.
-    pub fn texture(&self, name: &str) -> Option<Result<&[u8], &str>> {
-        let (_, bytes) = self.textures.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))?;
-        Some(bytes.as_deref().map_err(String::as_str))
-    }
-}
-
 /// What went into the file, besides its bytes.
 #[derive(Debug, Clone, Default)]
 pub struct Exported {
@@ -107,7 +67,7 @@ pub struct Exported {
 /// Exports a skeleton with meshes (possibly none) and named animations.
 pub fn export(
     skeleton: &Skeleton,
-    meshes: &[ExportMesh],
+    meshes: &[MeshFiles],
     animations: &[(String, &Animation)],
     options: ExportOptions,
 ) -> Result<Exported, GltfError> {
@@ -137,7 +97,7 @@ pub fn export(
     Ok(Exported { bytes: out.glb.finish()?, warnings: out.warnings })
 }
 
-fn skeleton_name(skeleton: &Skeleton, meshes: &[ExportMesh]) -> String {
+fn skeleton_name(skeleton: &Skeleton, meshes: &[MeshFiles]) -> String {
     meshes.first().map(|m| m.name.clone()).unwrap_or_else(|| format!("{} bones", skeleton.bones.len()))
 }
 
@@ -201,7 +161,7 @@ impl Exporter<'_> {
     /// skins the mesh.
     fn mesh(
         &mut self,
-        part: &ExportMesh,
+        part: &MeshFiles,
         skin: Index<json::Skin>,
         textures: &mut HashMap<String, Option<Index<json::Texture>>>,
     ) -> Index<json::Node> {
@@ -245,7 +205,7 @@ impl Exporter<'_> {
     /// The vertex buffers every submesh of a mesh shares.
     fn vertex_attributes(
         &mut self,
-        part: &ExportMesh,
+        part: &MeshFiles,
     ) -> std::collections::BTreeMap<json::validation::Checked<Semantic>, Index<json::Accessor>> {
         let mesh = &part.mesh;
         let count = mesh.positions.len();
@@ -277,7 +237,7 @@ impl Exporter<'_> {
     /// as glTF requires (the client's usually do already).
     fn skin_attributes(
         &mut self,
-        part: &ExportMesh,
+        part: &MeshFiles,
         weights: &crate::format::Weights,
         count: usize,
     ) -> (Vec<[u16; 4]>, Vec<[f32; 4]>) {
@@ -299,76 +259,77 @@ impl Exporter<'_> {
             .unzip()
     }
 
-    /// A material's first pass as a glTF material (the same reading as the
-    /// plugin's `StandardMaterial`; `lighting false` is unlit).
+    /// A material's [`Surface`] as a glTF material. What glTF cannot say
+    /// is approximated and said: adding and multiplying blends become
+    /// alpha blends, and a pass that draws only back faces (an inverted
+    /// hull) is written single-sided, culling back faces as glTF does.
     fn material(
         &mut self,
-        part: &ExportMesh,
+        part: &MeshFiles,
         material: &Material,
         textures: &mut HashMap<String, Option<Index<json::Texture>>>,
     ) -> Index<json::Material> {
-        let srgb_to_linear = |c: f32| if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) };
-        let [r, g, b, a] = material.diffuse;
-        let [er, eg, eb, _] = material.emissive;
+        let surface = Surface::of(material);
+        let unit = |c: f32| c.clamp(0.0, 1.0);
+        let [r, g, b, a] = surface.base_color_linear();
         let mut out = json::Material {
             name: Some(material.name.clone()),
-            emissive_factor: EmissiveFactor([er, eg, eb].map(|c| srgb_to_linear(c.clamp(0.0, 1.0)))),
+            emissive_factor: EmissiveFactor(surface.emissive_linear().map(unit)),
+            double_sided: surface.faces == Faces::Both,
             ..Default::default()
         };
-        out.pbr_metallic_roughness.base_color_factor = PbrBaseColorFactor([
-            srgb_to_linear(r.clamp(0.0, 1.0)),
-            srgb_to_linear(g.clamp(0.0, 1.0)),
-            srgb_to_linear(b.clamp(0.0, 1.0)),
-            a.clamp(0.0, 1.0),
-        ]);
+        out.pbr_metallic_roughness.base_color_factor = PbrBaseColorFactor([unit(r), unit(g), unit(b), unit(a)]);
         out.pbr_metallic_roughness.metallic_factor = StrengthFactor(0.0);
-        out.pbr_metallic_roughness.roughness_factor = StrengthFactor(0.9);
-        if let Some(unit) = material.diffuse_texture() {
-            let name = unit.texture.clone().unwrap_or_default();
-            let key = name.to_ascii_lowercase();
-            let texture = match textures.get(&key) {
-                Some(texture) => *texture,
+        out.pbr_metallic_roughness.roughness_factor = StrengthFactor(ROUGHNESS);
+        if let Some(texture) = &surface.texture {
+            let key = texture.name.to_ascii_lowercase();
+            let index = match textures.get(&key) {
+                Some(index) => *index,
                 None => {
-                    let texture = self.texture(part, &name, unit.address, unit.filtering);
-                    textures.insert(key, texture);
-                    texture
+                    let index = self.texture(part, texture);
+                    textures.insert(key, index);
+                    index
                 }
             };
-            out.pbr_metallic_roughness.base_color_texture = texture.map(|index| Info {
+            out.pbr_metallic_roughness.base_color_texture = index.map(|index| Info {
                 index,
-                tex_coord: unit.uv_set as u32,
+                tex_coord: texture.uv_set as u32,
                 extensions: None,
                 extras: Default::default(),
             });
         }
-        if let Some(pass) = material.passes().first() {
-            (out.alpha_mode, out.alpha_cutoff) = match pass.alpha_test {
-                Some(test) => (Valid(AlphaMode::Mask), Some(AlphaCutoff(test.value.clamp(0, 255) as f32 / 255.0))),
-                None if pass.is_transparent() => (Valid(AlphaMode::Blend), None),
-                None => (Valid(AlphaMode::Opaque), None),
-            };
-            out.double_sided = pass.cull == crate::format::Cull::None;
-            if !pass.lighting {
-                // Built from the default: which other fields exist depends on
-                // the `gltf-json` features the whole build enables.
-                let mut extensions = json::extensions::material::Material::default();
-                extensions.unlit = Some(json::extensions::material::Unlit {});
-                out.extensions = Some(extensions);
-                self.glb.use_extension(UNLIT);
-            }
+        (out.alpha_mode, out.alpha_cutoff) = match surface.transparency {
+            Transparency::Mask(cutoff) => (Valid(AlphaMode::Mask), Some(AlphaCutoff(cutoff))),
+            Transparency::Blend | Transparency::Add | Transparency::Multiply => (Valid(AlphaMode::Blend), None),
+            Transparency::Opaque => (Valid(AlphaMode::Opaque), None),
+        };
+        let name = &material.name;
+        if matches!(surface.transparency, Transparency::Add | Transparency::Multiply) {
+            let how = format!("{:?}", surface.transparency).to_lowercase();
+            self.warnings
+                .push(format!("{}: material '{name}' blends by {how}; glTF has alpha blending only", part.name));
+        }
+        if surface.faces == Faces::Back {
+            self.warnings.push(format!(
+                "{}: material '{name}' draws back faces only (cull clockwise); glTF culls back faces, so it is written single-sided",
+                part.name
+            ));
+        }
+        if surface.unlit {
+            // Built from the default: which other fields exist depends on
+            // the `gltf-json` features the whole build enables.
+            let mut extensions = json::extensions::material::Material::default();
+            extensions.unlit = Some(json::extensions::material::Unlit {});
+            out.extensions = Some(extensions);
+            self.glb.use_extension(UNLIT);
         }
         self.glb.root.push(out)
     }
 
     /// A texture file as an embedded PNG with its sampler, or `None` (and a
     /// warning) where it is missing or not a DDS this crate reads.
-    fn texture(
-        &mut self,
-        part: &ExportMesh,
-        name: &str,
-        address: AddressMode,
-        filtering: Filtering,
-    ) -> Option<Index<json::Texture>> {
+    fn texture(&mut self, part: &MeshFiles, texture: &SurfaceTexture) -> Option<Index<json::Texture>> {
+        let name = &texture.name;
         let png = match part.texture(name) {
             None => Err(format!("the script names '{name}' but it was not given")),
             Some(Err(why)) => Err(why.to_owned()),
@@ -382,12 +343,12 @@ impl Exporter<'_> {
             }
         };
         let image = self.glb.png_image(name, &png);
-        let wrap = match address {
+        let wrap = match texture.address {
             AddressMode::Wrap => WrappingMode::Repeat,
             AddressMode::Clamp => WrappingMode::ClampToEdge,
             AddressMode::Mirror => WrappingMode::MirroredRepeat,
         };
-        let (mag, min) = match filtering {
+        let (mag, min) = match texture.filtering {
             Filtering::None => (MagFilter::Nearest, MinFilter::Nearest),
             _ => (MagFilter::Linear, MinFilter::LinearMipmapLinear),
         };

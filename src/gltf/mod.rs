@@ -39,7 +39,7 @@ mod source;
 mod tests;
 
 pub use document::{GltfDocument, is_gltf};
-pub use export::{ExportMesh, ExportOptions, Exported, dds_to_png, export};
+pub use export::{ExportOptions, Exported, dds_to_png, export};
 pub use extras::{AnimationExtras, EventExtra, TrackWeight};
 pub use import::{ImportOptions, Imported, import, suggested_map};
 pub use source::{SourceAnimation, SourceNodes};

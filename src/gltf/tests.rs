@@ -9,6 +9,7 @@ use glam::{Quat, Vec3};
 use super::*;
 use crate::anim::{BoneMap, Clip, Rig, biped};
 use crate::format::{AniVersion, Animation, Event, FileString, Skeleton};
+use crate::resource::MeshFiles;
 
 fn read(path: &str) -> Vec<u8> {
     std::fs::read(format!("{}/assets/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -412,7 +413,7 @@ fn characters_export_with_skins_materials_and_png_textures() {
     let config = format!("{}/assets/resource/model/animodel/biped.txt", env!("CARGO_MANIFEST_DIR"));
     let character = crate::resource::Character::load(std::path::Path::new(&config)).unwrap();
     let skeleton = character.skeleton.as_ref().unwrap().get().unwrap();
-    let mut meshes: Vec<ExportMesh> = character.meshes.iter().map(|m| ExportMesh::read(m).unwrap()).collect();
+    let mut meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect();
     // The sword drawn without lighting.
     let sword = meshes[1].script.as_mut().unwrap();
     sword.materials[0].techniques[0].passes[0].lighting = false;

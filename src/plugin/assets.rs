@@ -9,7 +9,9 @@ use thiserror::Error;
 
 use crate::anim::{Clip, Rig};
 use crate::format::ant::sidecar_name;
-use crate::format::{AniError, Animation, Event, EventSidecar, HierarchyError, Skeleton, SklError};
+use crate::format::{
+    Animation, ConfigError, DdsError, Event, EventSidecar, FormatError, HierarchyError, MaterialError, Skeleton,
+};
 
 use super::axes::Axes;
 use super::export::to_bevy_clip;
@@ -87,30 +89,31 @@ impl Io3dAssetLabel {
     }
 }
 
-/// Why an `.ani` did not load.
+/// Why a file of the game did not load, for every loader of the plugin
+/// (like `bevy_gltf`'s one `GltfError`): the file could not be read, or
+/// the library's reader refused it, with the byte offset, line, track or
+/// key it gives.
 #[derive(Debug, Error)]
-pub enum AniLoadError {
+pub enum Io3dLoadError {
     /// The file could not be read.
     #[error("cannot read the file: {0}")]
     Io(#[from] std::io::Error),
-    /// The bytes are not an `.ani` the client loads (with the byte offset,
-    /// track and key).
+    /// The bytes are not an `.ani`, `.skl`, `.msh` or `.cms` the client
+    /// loads.
     #[error(transparent)]
-    Format(#[from] AniError),
-}
-
-/// Why an `.skl` did not load.
-#[derive(Debug, Error)]
-pub enum SklLoadError {
-    /// The file could not be read.
-    #[error("cannot read the file: {0}")]
-    Io(#[from] std::io::Error),
-    /// The bytes are not an `.skl` the client loads.
-    #[error(transparent)]
-    Format(#[from] SklError),
-    /// The bones do not form one tree.
+    Format(#[from] FormatError),
+    /// A skeleton's bones do not form one tree.
     #[error(transparent)]
     Hierarchy(#[from] HierarchyError),
+    /// A model config does not parse.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A material script is not one the client reads.
+    #[error(transparent)]
+    Material(#[from] MaterialError),
+    /// A texture is not one the game ships.
+    #[error(transparent)]
+    Texture(#[from] DdsError),
 }
 
 /// Loads `.ani` files as [`AniClip`]s, with the Bevy clip as a sub-asset.
@@ -132,14 +135,14 @@ pub struct AniLoaderSettings {
 impl AssetLoader for AniLoader {
     type Asset = AniClip;
     type Settings = AniLoaderSettings;
-    type Error = AniLoadError;
+    type Error = Io3dLoadError;
 
     async fn load(
         &self,
         reader: &mut dyn Reader,
         settings: &AniLoaderSettings,
         context: &mut LoadContext<'_>,
-    ) -> Result<AniClip, AniLoadError> {
+    ) -> Result<AniClip, Io3dLoadError> {
         let animation = Animation::from_bytes(&read_all(reader).await?)?;
         let mut clip = AniClip::with_sidecar(animation, read_sidecar(context).await);
         let bevy_clip = to_bevy_clip(&clip.animation, settings.axes.unwrap_or(self.axes));
@@ -176,14 +179,14 @@ pub struct SklLoader;
 impl AssetLoader for SklLoader {
     type Asset = SklSkeleton;
     type Settings = ();
-    type Error = SklLoadError;
+    type Error = Io3dLoadError;
 
     async fn load(
         &self,
         reader: &mut dyn Reader,
         _: &(),
         _: &mut LoadContext<'_>,
-    ) -> Result<SklSkeleton, SklLoadError> {
+    ) -> Result<SklSkeleton, Io3dLoadError> {
         let skeleton = Skeleton::from_bytes(&read_all(reader).await?)?;
         let rig = Rig::new(&skeleton)?;
         Ok(SklSkeleton { skeleton, rig })

@@ -37,7 +37,7 @@
 //! | `Spawn` | `character::spawn::dress_characters` (feature `characters`) | gives each `Io3dCharacter` its rig, meshes and player once its config loads |
 //! | `Spawn` | [`rig::spawn_rigs`] | spawns the bones of each loaded [`SklRig`], again when its file changes |
 //! | `Spawn` | `character::spawn::skin_meshes` (feature `characters`) | spawns each rig's `RigMeshes` as skinned parts on its bones, again when they change |
-//! | `Bind` | [`binding::bind_players`] | finds each player's named descendants and binds each clip it plays to them, again when a clip, its file or the hierarchy changes |
+//! | `Bind` | [`binder::bind_players`] | finds each player's named descendants and binds each clip it plays to them, again when a clip, its file or the hierarchy changes |
 //! | `Advance` | [`playback::advance_players`] | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
 //! | `Pose` | [`playback::pose_players`] | blends the clips per bone as the client does, writes the local transforms (rest where nothing plays) and fills [`RootMotion`] |
 //!
@@ -46,7 +46,8 @@
 
 pub mod assets;
 pub mod axes;
-pub mod binding;
+pub mod binder;
+mod binding;
 #[cfg(feature = "characters")]
 pub mod character;
 pub mod export;
@@ -64,9 +65,7 @@ use bevy::{
     asset::Assets, ecs::schedule::common_conditions::resource_exists, mesh::skinning::SkinnedMeshInverseBindposes,
 };
 
-pub use assets::{
-    AniClip, AniLoadError, AniLoader, AniLoaderSettings, Io3dAssetLabel, SklLoadError, SklLoader, SklSkeleton,
-};
+pub use assets::{AniClip, AniLoader, AniLoaderSettings, Io3dAssetLabel, Io3dLoadError, SklLoader, SklSkeleton};
 pub use axes::Axes;
 pub use binding::{AniBinding, ClipBinding};
 pub use export::{bone_target, to_bevy_clip};
@@ -130,7 +129,7 @@ impl Plugin for Io3dPlugin {
                         .in_set(Io3dSystems::Spawn)
                         // Apps without Bevy's meshes only animate.
                         .run_if(resource_exists::<Assets<SkinnedMeshInverseBindposes>>),
-                    binding::bind_players.in_set(Io3dSystems::Bind),
+                    binder::bind_players.in_set(Io3dSystems::Bind),
                     playback::advance_players.in_set(Io3dSystems::Advance),
                     playback::pose_players.in_set(Io3dSystems::Pose),
                 ),

@@ -81,6 +81,7 @@ fn forward_step(instance: &Instance<Id>) -> Step {
         to_ms: f64::from(to),
         wraps: i64::from(wrapped),
         total_ms: f64::from(instance.total_ms()),
+        looping: instance.kind() == Kind::Loop,
     }
 }
 

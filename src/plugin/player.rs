@@ -4,7 +4,7 @@
 use bevy::asset::{AssetId, Handle};
 use bevy::ecs::prelude::*;
 use bevy::math::Vec3;
-use bevy::reflect::{Reflect, std_traits::ReflectDefault};
+use bevy::reflect::{Reflect, reflect_remote, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::anim::mixer::Instance;
@@ -14,6 +14,15 @@ use crate::format::EventKind;
 use super::assets::AniClip;
 use super::axes::Axes;
 use super::binding::AniBinding;
+
+/// [`RepeatMode`] as Bevy reflects it: the library below the plugin knows
+/// nothing of Bevy.
+#[reflect_remote(RepeatMode)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum ReflectedRepeatMode {
+    Loop,
+    Once,
+}
 
 /// Plays [`AniClip`]s on the named descendants of its entity (a rig
 /// spawned by [`super::SklRig`], a glTF scene, or any hierarchy of named
@@ -38,6 +47,7 @@ pub struct AniPlayer {
     pub clip: Handle<AniClip>,
     /// The main clip as a loop (as the client loops) or as an action held
     /// on its last frame; changing it keeps the time.
+    #[reflect(remote = ReflectedRepeatMode)]
     pub repeat: RepeatMode,
     /// A factor on the frame's time for every clip: 1 is real time. Below
     /// 0 the transport runs backwards (a viewer's feature, not the

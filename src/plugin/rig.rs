@@ -6,8 +6,6 @@ use bevy::ecs::prelude::*;
 use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
-use crate::format::string::decode_text;
-
 use super::assets::SklSkeleton;
 use super::axes::Axes;
 use super::export::bone_target;
@@ -88,7 +86,7 @@ pub(crate) fn modified<A: Asset>(changes: &mut MessageReader<AssetEvent<A>>) -> 
 fn spawn_bones(commands: &mut Commands, rig: Entity, skeleton: &SklSkeleton, axes: Axes) -> Vec<Entity> {
     let mut bones = vec![Entity::PLACEHOLDER; skeleton.rig.len()];
     for &i in &skeleton.rig.order {
-        let name = decode_text(&skeleton.rig.names[i]).into_owned();
+        let name = crate::anim::names::bone_name(&skeleton.rig.names[i]).into_owned();
         let parent = skeleton.rig.parents[i].map_or(rig, |p| bones[p]);
         let rest = axes.transform(&skeleton.rig.rest[i]);
         bones[i] = commands.spawn((bone_target(&name), Name::new(name), rest, BoneRest(rest), ChildOf(parent))).id();

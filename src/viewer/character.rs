@@ -2,7 +2,7 @@
 //! by the clip's events, tinted by the selected bone's weights, and their
 //! control points drawn.
 
-use bevy::asset::Assets;
+use bevy::asset::{AssetId, Assets};
 use bevy::camera::visibility::Visibility;
 use bevy::color::Srgba;
 use bevy::ecs::prelude::*;
@@ -18,12 +18,12 @@ use crate::anim::MeshBinding;
 use crate::format::{EventKind, msh};
 use crate::plugin::character::mesh::inverse_bind;
 use crate::plugin::character::{Io3dMesh, MeshPart};
-use crate::plugin::{AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
+use crate::plugin::{AniClip, AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
 
 const TRAIL: Srgba = Srgba::rgb(1.0, 0.35, 0.75);
 
-/// Meshes hidden by the clip's events.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Meshes the viewed clip's events have hidden.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
 pub struct HiddenMeshes {
     /// Meshes hidden by `hide_mesh`, by name (lower case), with whether the
     /// event said `restore` (shown again when the clip ends).
@@ -64,8 +64,7 @@ impl HiddenMeshes {
 
 /// A mesh name as events and configs match it: no case, no `.msh`.
 fn mesh_key(name: &str) -> String {
-    let lower = name.to_ascii_lowercase();
-    lower.strip_suffix(".msh").map_or_else(|| lower.clone(), str::to_owned)
+    crate::resource::name_key(name, ".msh")
 }
 
 /// The viewer's guess at a weapon, which the game knows from its item
@@ -82,26 +81,36 @@ fn is_weapon(mesh: &msh::Mesh) -> bool {
 }
 
 /// Follows the mesh events the viewed rig fires.
-pub fn follow_mesh_events(event: On<AniEventFired>, mut view: ResMut<ViewState>) {
-    view.hidden_meshes.apply(event.event_kind, &event.sub_info);
+pub fn follow_mesh_events(
+    event: On<AniEventFired>,
+    viewed: Query<(), With<ViewedRig>>,
+    mut hidden: ResMut<HiddenMeshes>,
+) {
+    if viewed.contains(event.entity) {
+        hidden.apply(event.event_kind, &event.sub_info);
+    }
 }
 
 /// Shows the viewed rig's meshes unless the mesh toggle is off or an
-/// event hid them, with their wireframe when asked; meshes hidden with `restore` come back when the clip
-/// starts over.
+/// event hid them, with their wireframe when asked. Meshes hidden with
+/// `restore` come back when the clip starts over, and every mesh when
+/// another clip is shown.
 pub fn show_meshes(
-    mut view: ResMut<ViewState>,
+    view: Res<ViewState>,
+    mut hidden: ResMut<HiddenMeshes>,
     meshes: Res<Assets<Io3dMesh>>,
     mut parts: Query<(Entity, &MeshPart, &ChildOf, &mut Visibility, Has<Wireframe>)>,
     viewed: Query<&AniPlayer, With<ViewedRig>>,
-    mut last_ms: Local<f64>,
+    mut last: Local<(f64, AssetId<AniClip>)>,
     mut commands: Commands,
 ) {
     if let Some(player) = viewed.iter().next() {
-        if player.time_ms() < *last_ms {
-            view.hidden_meshes.restore();
+        if player.clip.id() != last.1 {
+            *hidden = HiddenMeshes::default();
+        } else if player.time_ms() < last.0 {
+            hidden.restore();
         }
-        *last_ms = player.time_ms();
+        *last = (player.time_ms(), player.clip.id());
     }
     for (entity, part, parent, mut visibility, wireframe) in &mut parts {
         if !viewed.contains(parent.parent()) {
@@ -112,7 +121,7 @@ pub fn show_meshes(
             (false, true) => drop(commands.entity(entity).remove::<Wireframe>()),
             _ => {}
         }
-        let shown = view.show_mesh && !view.hidden_meshes.hides(part, meshes.get(part.mesh));
+        let shown = view.show_mesh && !hidden.hides(part, meshes.get(part.mesh));
         let wanted = if shown { Visibility::Inherited } else { Visibility::Hidden };
         visibility.set_if_neq(wanted);
     }

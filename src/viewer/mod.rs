@@ -159,6 +159,7 @@ impl Plugin for StagePlugin {
         // It stays off, with a warning, where the GPU draws no lines from
         // polygons.
         app.add_plugins(bevy::pbr::wireframe::WireframePlugin::default());
+        app.init_resource::<character::HiddenMeshes>().add_observer(character::follow_mesh_events);
         app.add_systems(
             Update,
             (
@@ -185,18 +186,21 @@ pub struct PanelsPlugin;
 
 impl Plugin for PanelsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<ui::FreeSpace>().add_message::<requests::ScreenshotRequest>().add_systems(
-            EguiPrimaryContextPass,
-            (
-                ui::begin_layout,
-                ui::menu::menu_bar,
-                ui::timeline::timeline_panel,
-                ui::files::files_panel,
-                ui::bones::bones_panel,
-                ui::stage_overlay::stage_overlay,
-            )
-                .chain(),
-        );
+        app.init_resource::<ui::FreeSpace>()
+            .init_resource::<ui::mixer::MixDraft>()
+            .add_message::<requests::ScreenshotRequest>()
+            .add_systems(
+                EguiPrimaryContextPass,
+                (
+                    ui::begin_layout,
+                    ui::menu::menu_bar,
+                    ui::timeline::timeline_panel,
+                    ui::files::files_panel,
+                    ui::bones::bones_panel,
+                    ui::stage_overlay::stage_overlay,
+                )
+                    .chain(),
+            );
     }
 }
 

@@ -13,7 +13,8 @@ use super::workspace::{Stores, Workspace};
 use crate::anim::{self, BoneMap};
 use crate::file::write_atomic;
 use crate::format::{AniVersion, Animation, Skeleton};
-use crate::gltf::{self, ExportMesh, ExportOptions};
+use crate::gltf::{self, ExportOptions};
+use crate::resource::MeshFiles;
 
 /// A request that reads or writes files.
 #[derive(Message, Debug, Clone, PartialEq)]
@@ -118,7 +119,7 @@ fn export_gltf(workspace: &Workspace, path: &Path) -> String {
     let animations: Vec<(String, &Animation)> = (workspace.animations.iter())
         .map(|a| (a.file.origin.name().trim_end_matches(".ani").to_owned(), &a.file.value))
         .collect();
-    let meshes: Vec<ExportMesh> = workspace.meshes.iter().map(|m| m.source.clone()).collect();
+    let meshes: Vec<MeshFiles> = workspace.meshes.iter().map(|m| m.source.clone()).collect();
     let exported = match gltf::export(skeleton, &meshes, &animations, ExportOptions::default()) {
         Ok(exported) => exported,
         Err(error) => return error.to_string(),

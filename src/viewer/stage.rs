@@ -147,9 +147,6 @@ pub fn follow_workspace(workspace: Res<Workspace>, mut view: ResMut<ViewState>, 
         if player.clip != clip {
             player.clip = clip;
             view.frame_requested |= viewed;
-            if viewed {
-                view.hidden_meshes = Default::default();
-            }
         }
         // The compared clip follows the viewed one's playhead, when shown.
         if !viewed

@@ -5,9 +5,6 @@ use std::collections::VecDeque;
 use bevy::ecs::prelude::*;
 use bevy::math::Rect;
 
-use super::character::HiddenMeshes;
-use super::ui::mixer::MixDraft;
-
 /// The most events the log keeps.
 const LOG_LINES: usize = 200;
 
@@ -35,8 +32,6 @@ pub struct ViewState {
     /// Hold the rig in the skeleton's rest pose, the pose its meshes are
     /// bound in, instead of playing.
     pub bind_pose: bool,
-    /// Meshes the clip's events have hidden.
-    pub hidden_meshes: HiddenMeshes,
     /// Frame the rig on the next frame its bones are posed.
     pub frame_requested: bool,
     /// Events as they fired, newest last.
@@ -56,8 +51,6 @@ pub struct ViewState {
     /// A drag on a key field has made an undo step that its next frames
     /// continue.
     pub dragging_edit: bool,
-    /// What the mixer starts next.
-    pub mix: MixDraft,
 }
 
 /// An event's fields while they are being edited.
@@ -85,7 +78,6 @@ impl Default for ViewState {
             show_bones: true,
             wireframe: false,
             bind_pose: false,
-            hidden_meshes: HiddenMeshes::default(),
             frame_requested: true,
             event_log: VecDeque::new(),
             stage_rect: None,
@@ -94,7 +86,6 @@ impl Default for ViewState {
             confirm_close: false,
             event_draft: None,
             dragging_edit: false,
-            mix: MixDraft::default(),
         }
     }
 }

@@ -7,7 +7,8 @@ use anyhow::{Context, Result, bail};
 use bevy_io3d::anim::reduce::Tolerance;
 use bevy_io3d::file::write_atomic;
 use bevy_io3d::format::{AniVersion, Animation, Skeleton};
-use bevy_io3d::gltf::{self, ExportMesh, ExportOptions, GltfDocument, ImportOptions, SourceNodes};
+use bevy_io3d::gltf::{self, ExportOptions, GltfDocument, ImportOptions, SourceNodes};
+use bevy_io3d::resource::MeshFiles;
 use bevy_io3d::resource::{Character, CharacterMesh};
 
 use crate::edit::{bone_map, save};
@@ -38,7 +39,7 @@ pub fn export(args: Export) -> Result<ExitCode> {
         (_, _) => bail!("give one model config, or --skeleton, not both"),
     };
     for path in args.meshes {
-        meshes.push(ExportMesh::read(&CharacterMesh::load(path)).map_err(anyhow::Error::msg)?);
+        meshes.push(MeshFiles::read(&CharacterMesh::load(path)).map_err(anyhow::Error::msg)?);
     }
     for path in animation_paths {
         animations.push((stem(path), load::animation(path)?));
@@ -63,7 +64,7 @@ pub fn export(args: Export) -> Result<ExitCode> {
 /// What goes into a `.glb`.
 struct Parts {
     skeleton: Skeleton,
-    meshes: Vec<ExportMesh>,
+    meshes: Vec<MeshFiles>,
     /// Animations named after their files.
     animations: Vec<(String, Animation)>,
 }
@@ -78,7 +79,7 @@ fn character_parts(config: &Path) -> Result<Parts> {
     };
     let mut meshes = Vec::new();
     for part in &character.meshes {
-        match ExportMesh::read(part) {
+        match MeshFiles::read(part) {
             Ok(mesh) => meshes.push(mesh),
             Err(why) => eprintln!("warning: mesh '{}' left out: {why}", part.name()),
         }

@@ -4,9 +4,9 @@ use bevy::asset::io::Reader;
 use bevy::asset::{Asset, AssetLoader, Handle, LoadContext, RenderAssetUsages};
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy::reflect::TypePath;
-use thiserror::Error;
 
-use crate::format::{CmsError, Collision, ConfigError, ModelConfig, MshError, msh};
+use crate::format::{Collision, ModelConfig, msh};
+use crate::plugin::Io3dLoadError;
 use crate::plugin::assets::{AniClip, SklSkeleton, read_all};
 use crate::plugin::axes::Axes;
 use crate::resource::ResourceKind;
@@ -60,30 +60,10 @@ impl Io3dModel {
     /// The clip the config lists under `name`, matched without case and
     /// with or without `.ani`.
     pub fn animation(&self, name: &str) -> Option<&Handle<AniClip>> {
-        let bare = |n: &str| {
-            let lower = n.to_ascii_lowercase();
-            lower.strip_suffix(".ani").map_or_else(|| lower.clone(), str::to_owned)
-        };
+        let bare = |n: &str| crate::resource::name_key(n, ".ani");
         let wanted = bare(name);
         self.animations.iter().find(|(listed, _)| bare(listed) == wanted).map(|(_, clip)| clip)
     }
-}
-
-/// Why a `.msh`, `.cms` or model config did not load.
-#[derive(Debug, Error)]
-pub enum CharacterLoadError {
-    /// The file could not be read.
-    #[error("cannot read the file: {0}")]
-    Io(#[from] std::io::Error),
-    /// The bytes are not a `.msh` the client loads (with the byte offset).
-    #[error(transparent)]
-    Mesh(#[from] MshError),
-    /// The bytes are not a `.cms` the client loads (with the byte offset).
-    #[error(transparent)]
-    Collision(#[from] CmsError),
-    /// The config does not parse (with the line).
-    #[error(transparent)]
-    Config(#[from] ConfigError),
 }
 
 /// Loads `.msh` files as [`Io3dMesh`]es in Bevy's axes, and their material
@@ -94,14 +74,14 @@ pub struct MshLoader;
 impl AssetLoader for MshLoader {
     type Asset = Io3dMesh;
     type Settings = ();
-    type Error = CharacterLoadError;
+    type Error = Io3dLoadError;
 
     async fn load(
         &self,
         reader: &mut dyn Reader,
         _: &(),
         context: &mut LoadContext<'_>,
-    ) -> Result<Io3dMesh, CharacterLoadError> {
+    ) -> Result<Io3dMesh, Io3dLoadError> {
         let mesh = msh::Mesh::from_bytes(&read_all(reader).await?)?;
         let parts = submesh_meshes(&mesh, Axes::EngineToBevy)
             .into_iter()
@@ -127,14 +107,14 @@ pub struct CmsLoader;
 impl AssetLoader for CmsLoader {
     type Asset = Io3dCollision;
     type Settings = ();
-    type Error = CharacterLoadError;
+    type Error = Io3dLoadError;
 
     async fn load(
         &self,
         reader: &mut dyn Reader,
         _: &(),
         context: &mut LoadContext<'_>,
-    ) -> Result<Io3dCollision, CharacterLoadError> {
+    ) -> Result<Io3dCollision, Io3dLoadError> {
         let collision = Collision::from_bytes(&read_all(reader).await?)?;
         let axes = Axes::EngineToBevy;
         let positions: Vec<[f32; 3]> = collision.positions.iter().map(|&p| axes.position(p).to_array()).collect();
@@ -161,14 +141,14 @@ pub struct ModelLoader;
 impl AssetLoader for ModelLoader {
     type Asset = Io3dModel;
     type Settings = ();
-    type Error = CharacterLoadError;
+    type Error = Io3dLoadError;
 
     async fn load(
         &self,
         reader: &mut dyn Reader,
         _: &(),
         context: &mut LoadContext<'_>,
-    ) -> Result<Io3dModel, CharacterLoadError> {
+    ) -> Result<Io3dModel, Io3dLoadError> {
         let config = ModelConfig::parse(&read_all(reader).await?)?;
         let here = context.path().clone_owned();
         let path = |kind, name: &str| linked_path(&here, ResourceKind::Model, kind, name);

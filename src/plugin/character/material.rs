@@ -1,28 +1,10 @@
-//! Material scripts as Bevy's `StandardMaterial`s.
-//!
-//! The client draws each pass of a material with an HLSL effect; Bevy has
-//! one physically based material. The first pass, the one that lays down
-//! the colour, becomes a `StandardMaterial`:
-//!
-//! - its diffuse texture (the first unit that names a file) on the unit's
-//!   UV set, sampled with the unit's address mode and filtering;
-//! - the material's diffuse colour as base colour, its emissive colour;
-//! - `scene_blend` and `alpha_test` as the alpha mode: alpha test is a
-//!   mask, `src_alpha`-style blends are blends, `add` adds and a multiply
-//!   multiplies; DXT alpha is otherwise ignored (in these files it is
-//!   often a mask for the shader, not transparency);
-//! - `cull none` two-sided, `cull clockwise` culling front faces;
-//!   `lighting false` unlit.
-//!
-//! Approximations: the toon ramp of `AnimateToonShade` (the light texture
-//! unit) is replaced by a rough, non-metallic surface with little
-//! specular; later passes are not drawn, so the `AnimateOutLine` hull
-//! and the `Animate` multiply pass are missing; texture animation
-//! (`scroll_anim`, `anim_texture`, ...) does not run.
+//! Material scripts as Bevy's `StandardMaterial`s: each material's
+//! [`Surface`], the one reading of a script that
+//! the glTF export shares, with its diffuse texture loaded from `.dds`.
 
 use bevy::asset::io::Reader;
 use bevy::asset::{Asset, AssetLoader, Handle, LoadContext};
-use bevy::color::{Color, LinearRgba};
+use bevy::color::Color;
 use bevy::image::{CompressedImageFormats, Image};
 use bevy::log::warn;
 use bevy::material::AlphaMode;
@@ -30,57 +12,49 @@ use bevy::mesh::UvChannel;
 use bevy::pbr::StandardMaterial;
 use bevy::reflect::TypePath;
 use bevy::render::render_resource::Face;
-use thiserror::Error;
 
-use crate::format::{BlendFactor, BlendOp, Cull, Dds, Material, MaterialError, MaterialScript, Pass};
+use crate::format::{Dds, Material, MaterialScript};
+use crate::plugin::Io3dLoadError;
 use crate::plugin::assets::read_all;
 use crate::resource::ResourceKind;
+use crate::surface::{Faces, REFLECTANCE, ROUGHNESS, Surface, SurfaceTexture, Transparency};
 
 use super::paths::linked_path;
 use super::texture::{checker, to_image, unit_sampler};
 
-/// The `StandardMaterial` that stands for a material (see the module
-/// docs), with `texture` as its diffuse texture.
+/// The `StandardMaterial` that stands for a material (its [`Surface`]),
+/// with `texture` as its diffuse texture.
 pub fn to_standard_material(material: &Material, texture: Option<Handle<Image>>) -> StandardMaterial {
-    let [r, g, b, a] = material.diffuse;
-    let [er, eg, eb, _] = material.emissive;
-    let mut standard = StandardMaterial {
+    let surface = Surface::of(material);
+    let [r, g, b, a] = surface.base_color;
+    let [er, eg, eb] = surface.emissive;
+    let (double_sided, cull_mode) = match surface.faces {
+        Faces::Both => (true, None),
+        Faces::Back => (false, Some(Face::Front)),
+        Faces::Front => (false, Some(Face::Back)),
+    };
+    StandardMaterial {
         base_color: Color::srgba(r, g, b, a),
         base_color_texture: texture,
-        emissive: LinearRgba::rgb(er, eg, eb),
-        perceptual_roughness: 0.9,
+        base_color_channel: match surface.texture {
+            Some(SurfaceTexture { uv_set: 1, .. }) => UvChannel::Uv1,
+            _ => UvChannel::Uv0,
+        },
+        emissive: Color::srgb(er, eg, eb).into(),
+        perceptual_roughness: ROUGHNESS,
         metallic: 0.0,
-        reflectance: 0.2,
+        reflectance: REFLECTANCE,
+        alpha_mode: match surface.transparency {
+            Transparency::Opaque => AlphaMode::Opaque,
+            Transparency::Mask(cutoff) => AlphaMode::Mask(cutoff),
+            Transparency::Blend => AlphaMode::Blend,
+            Transparency::Add => AlphaMode::Add,
+            Transparency::Multiply => AlphaMode::Multiply,
+        },
+        unlit: surface.unlit,
+        double_sided,
+        cull_mode,
         ..StandardMaterial::default()
-    };
-    if let Some(unit) = material.diffuse_texture() {
-        standard.base_color_channel = if unit.uv_set == 1 { UvChannel::Uv1 } else { UvChannel::Uv0 };
-    }
-    if let Some(pass) = material.passes().first() {
-        standard.alpha_mode = alpha_mode(pass);
-        standard.unlit = !pass.lighting;
-        (standard.double_sided, standard.cull_mode) = match pass.cull {
-            Cull::None => (true, None),
-            Cull::Clockwise => (false, Some(Face::Front)),
-            Cull::CounterClockwise => (false, Some(Face::Back)),
-        };
-    }
-    standard
-}
-
-/// How a pass's blend and alpha test look in Bevy's alpha modes.
-fn alpha_mode(pass: &Pass) -> AlphaMode {
-    use BlendFactor::{DestColor, One, SrcAlpha, SrcColor, Zero};
-    if let Some(test) = pass.alpha_test {
-        return AlphaMode::Mask(test.value.clamp(0, 255) as f32 / 255.0);
-    }
-    if !pass.is_transparent() {
-        return AlphaMode::Opaque;
-    }
-    match (pass.blend.op, pass.blend.src, pass.blend.dest) {
-        (BlendOp::Add, SrcAlpha | One, One) => AlphaMode::Add,
-        (BlendOp::Add, Zero, SrcColor) | (BlendOp::Add, DestColor, Zero) => AlphaMode::Multiply,
-        _ => AlphaMode::Blend,
     }
 }
 
@@ -111,17 +85,6 @@ pub struct Io3dMaterial {
 pub struct MaterialLoader {
     /// The BC formats the GPU takes; others are decoded on the CPU.
     pub formats: CompressedImageFormats,
-}
-
-/// Why a material script did not load.
-#[derive(Debug, Error)]
-pub enum MaterialLoadError {
-    /// The file could not be read.
-    #[error("cannot read the file: {0}")]
-    Io(#[from] std::io::Error),
-    /// The script is not one the client reads.
-    #[error(transparent)]
-    Format(#[from] MaterialError),
 }
 
 impl Io3dMaterial {
@@ -157,14 +120,14 @@ impl Io3dMaterial {
 impl AssetLoader for MaterialLoader {
     type Asset = Io3dMaterial;
     type Settings = ();
-    type Error = MaterialLoadError;
+    type Error = Io3dLoadError;
 
     async fn load(
         &self,
         reader: &mut dyn Reader,
         _: &(),
         context: &mut LoadContext<'_>,
-    ) -> Result<Io3dMaterial, MaterialLoadError> {
+    ) -> Result<Io3dMaterial, Io3dLoadError> {
         let script = MaterialScript::parse(&read_all(reader).await?)?;
         let mut textures = Vec::new();
         for material in &script.materials {

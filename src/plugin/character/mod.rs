@@ -21,7 +21,7 @@ pub mod paths;
 pub mod spawn;
 pub mod texture;
 
-pub use assets::{CharacterLoadError, CmsLoader, Io3dCollision, Io3dMesh, Io3dModel, ModelLoader, MshLoader};
+pub use assets::{CmsLoader, Io3dCollision, Io3dMesh, Io3dModel, ModelLoader, MshLoader};
 pub use direct::CharacterStores;
 pub use material::{Io3dMaterial, MaterialLoader, to_standard_material};
 pub use mesh::{inverse_bindposes, submesh_meshes};

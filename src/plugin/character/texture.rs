@@ -8,9 +8,9 @@ use bevy::image::{
 };
 use bevy::reflect::TypePath;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-use thiserror::Error;
 
-use crate::format::{AddressMode, Dds, DdsError, DdsFormat, Filtering, TextureUnit};
+use crate::format::{AddressMode, Dds, DdsFormat, Filtering, TextureUnit};
+use crate::plugin::Io3dLoadError;
 use crate::plugin::assets::read_all;
 
 /// A texture as Bevy image, colour in sRGB.
@@ -125,23 +125,12 @@ pub struct DdsLoader {
     pub formats: CompressedImageFormats,
 }
 
-/// Why a `.dds` did not load.
-#[derive(Debug, Error)]
-pub enum DdsLoadError {
-    /// The file could not be read.
-    #[error("cannot read the file: {0}")]
-    Io(#[from] std::io::Error),
-    /// The bytes are not a texture the game ships (with the byte offset).
-    #[error(transparent)]
-    Format(#[from] DdsError),
-}
-
 impl AssetLoader for DdsLoader {
     type Asset = Image;
     type Settings = ();
-    type Error = DdsLoadError;
+    type Error = Io3dLoadError;
 
-    async fn load(&self, reader: &mut dyn Reader, _: &(), _: &mut LoadContext<'_>) -> Result<Image, DdsLoadError> {
+    async fn load(&self, reader: &mut dyn Reader, _: &(), _: &mut LoadContext<'_>) -> Result<Image, Io3dLoadError> {
         let dds = Dds::from_bytes(&read_all(reader).await?)?;
         Ok(to_image(&dds, self.formats, sampler(Filtering::Bilinear, AddressMode::Wrap)))
     }

@@ -3,6 +3,7 @@
 //! playing clip on its own strip.
 
 use bevy::asset::AssetId;
+use bevy::ecs::resource::Resource;
 use bevy_egui::egui;
 
 use crate::anim::mixer::{Instance, Kind};
@@ -10,8 +11,8 @@ use crate::anim::{Action, Loop};
 use crate::plugin::{AniClip, AniPlayer};
 use crate::viewer::workspace::OpenAnimation;
 
-/// The clip and settings to start next.
-#[derive(Debug, Clone, PartialEq)]
+/// The clip and settings the mixer starts next.
+#[derive(Resource, Debug, Clone, PartialEq)]
 pub struct MixDraft {
     /// Which open animation.
     pub clip: usize,

@@ -5,6 +5,7 @@
 use bevy::ecs::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+use super::mixer::MixDraft;
 use super::{FreeSpace, bottom_size, in_free_space};
 use crate::anim::RepeatMode;
 use crate::format::Animation;
@@ -94,12 +95,14 @@ enum StripInput {
 }
 
 /// Draws the bottom panel and handles the keyboard.
+#[allow(clippy::too_many_arguments)] // A system: one parameter a store it touches.
 pub fn timeline_panel(
     mut contexts: EguiContexts,
     mut free: ResMut<FreeSpace>,
     mut workspace: ResMut<Workspace>,
     mut stores: Stores,
     mut view: ResMut<ViewState>,
+    mut mix: ResMut<MixDraft>,
     mut players: Query<&mut AniPlayer, With<ViewedRig>>,
     mut screenshots: MessageWriter<ScreenshotRequest>,
 ) -> Result {
@@ -128,7 +131,7 @@ pub fn timeline_panel(
                     None => {}
                 }
                 egui::CollapsingHeader::new("Mixer: clips over this one, as the game blends them").show(ui, |ui| {
-                    super::mixer::mixer(ui, &mut player, &workspace.animations, &mut view.mix);
+                    super::mixer::mixer(ui, &mut player, &workspace.animations, &mut mix);
                 });
                 event_log(ui, &view);
             });

@@ -1,158 +1,10 @@
-//! Resource folders as the client reads them, and a model config resolved
-//! into a whole character.
-//!
-//! The game keeps one folder per kind of file (`resource/{animation,
-//! material, mesh, model/animodel, model/staticmodel, skeleton, texture}`)
-//! and reads from pack files or Windows disks, so names match without case.
-//! A config's skeleton, meshes, material scripts, textures and animations
-//! are each looked up in their kind's folder, with no fallbacks. A config
-//! outside any resource folder (loose files, such as the bundled samples)
-//! finds them beside itself instead.
+//! A model config resolved into the files of a whole character, each
+//! found by the client's rules and read, or the reason it is missing.
 
 use std::path::{Path, PathBuf};
 
+use super::{ResourceFolder, ResourceKind, find_without_case, strip_extension};
 use crate::format::{ConfigError, MaterialScript, Mesh, ModelConfig, Skeleton};
-
-/// The kinds of file a resource folder holds, each in its own folder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ResourceKind {
-    /// `.ani` files.
-    Animation,
-    /// Material scripts, `<mesh name>.txt`.
-    Material,
-    /// `.msh` and `.cms` files.
-    Mesh,
-    /// Model configs (under `model/animodel` and `model/staticmodel`).
-    Model,
-    /// `.skl` files.
-    Skeleton,
-    /// Textures (`.dds` and the other formats Direct3D 9 reads).
-    Texture,
-}
-
-impl ResourceKind {
-    /// Every kind.
-    pub const ALL: [Self; 6] =
-        [Self::Animation, Self::Material, Self::Mesh, Self::Model, Self::Skeleton, Self::Texture];
-
-    /// The kind's folder under the resource root.
-    pub fn folder(self) -> &'static str {
-        match self {
-            Self::Animation => "animation",
-            Self::Material => "material",
-            Self::Mesh => "mesh",
-            Self::Model => "model",
-            Self::Skeleton => "skeleton",
-            Self::Texture => "texture",
-        }
-    }
-}
-
-/// Finds `name` under `dir` without regard to case, one path component at a
-/// time (names may hold `/` or `\`). The exact spelling is tried first, so
-/// a folder with thousands of files is listed only when it misses.
-pub fn find_without_case(dir: &Path, name: &str) -> Option<PathBuf> {
-    let mut path = dir.to_path_buf();
-    for part in name.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".") {
-        path = entry_without_case(&path, part, Path::exists)?;
-    }
-    path.is_file().then_some(path)
-}
-
-/// What a `.txt` file is: a model config or a material script, by the
-/// folder it is in (`model` or `material`, any case) or else by its text (a
-/// config's lines start with `#` sections, a script's with `material`).
-/// `None` for text that is neither.
-pub fn text_kind(path: &Path, bytes: &[u8]) -> Option<ResourceKind> {
-    // The nearest `material` or `model` folder above decides.
-    let folder = path.parent().into_iter().flat_map(Path::ancestors).find_map(|dir| {
-        let name = dir.file_name()?.to_str()?;
-        [ResourceKind::Material, ResourceKind::Model].into_iter().find(|k| name.eq_ignore_ascii_case(k.folder()))
-    });
-    if folder.is_some() {
-        return folder;
-    }
-    let text = crate::format::string::decode_text(bytes);
-    let mut words =
-        text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with(';'));
-    words.find_map(|line| match line.split_whitespace().next() {
-        Some(word) if word.starts_with('#') => Some(ResourceKind::Model),
-        Some("material") => Some(ResourceKind::Material),
-        _ => None,
-    })
-}
-
-/// A resource folder: the root holding one folder per kind.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResourceFolder {
-    /// The root (usually named `resource`).
-    pub root: PathBuf,
-}
-
-impl ResourceFolder {
-    /// A resource folder at `root`.
-    pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
-    }
-
-    /// The resource folder a file lies in: the nearest folder at or above
-    /// `path` that holds a folder of some kind (`mesh`, `skeleton`, ...).
-    pub fn around(path: &Path) -> Option<Self> {
-        path.ancestors()
-            .filter(|dir| dir.is_dir())
-            .find(|dir| ResourceKind::ALL.iter().any(|kind| find_folder(dir, kind.folder()).is_some()))
-            .map(Self::new)
-    }
-
-    /// The folder of a kind, in whatever case it is spelled on disk.
-    pub fn folder(&self, kind: ResourceKind) -> Option<PathBuf> {
-        find_folder(&self.root, kind.folder())
-    }
-
-    /// A file of a kind by name, matched without case.
-    pub fn find(&self, kind: ResourceKind, name: &str) -> Option<PathBuf> {
-        find_without_case(&self.folder(kind)?, name)
-    }
-
-    /// Every file of a kind, sorted by path.
-    pub fn files(&self, kind: ResourceKind) -> Vec<PathBuf> {
-        let Some(folder) = self.folder(kind) else { return Vec::new() };
-        let mut files = Vec::new();
-        let mut stack = vec![folder];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().filter_map(Result::ok) {
-                let path = entry.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else {
-                    files.push(path);
-                }
-            }
-        }
-        files.sort();
-        files
-    }
-}
-
-fn find_folder(dir: &Path, name: &str) -> Option<PathBuf> {
-    entry_without_case(dir, name, Path::is_dir)
-}
-
-/// The entry of `dir` named `name` in any case that `wanted` accepts; the
-/// exact spelling is tried first, so a large folder is listed only when it
-/// misses.
-fn entry_without_case(dir: &Path, name: &str, wanted: fn(&Path) -> bool) -> Option<PathBuf> {
-    let exact = dir.join(name);
-    if wanted(&exact) {
-        return Some(exact);
-    }
-    std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| (e.file_name(), e.path()))
-        .find(|(n, path)| n.to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)) && wanted(path))
-        .map(|(_, path)| path)
-}
 
 /// A file a config or script names, and where it was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,7 +30,7 @@ pub struct Linked<T> {
 impl CharacterMesh {
     /// The mesh's name as the config writes it (no extension).
     pub fn name(&self) -> &str {
-        self.mesh.link.name.strip_suffix(".msh").unwrap_or(&self.mesh.link.name)
+        strip_extension(&self.mesh.link.name, ".msh")
     }
 }
 
@@ -352,35 +204,44 @@ pub fn texture_names(script: &MaterialScript) -> impl Iterator<Item = &str> {
     script.materials.iter().flat_map(|m| m.passes()).flat_map(|p| &p.texture_units).filter_map(|u| u.texture.as_deref())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// A mesh with the files it is drawn with, as bytes: what the glTF export
+/// writes and the viewer keeps to export what it shows.
+#[derive(Debug, Clone)]
+pub struct MeshFiles {
+    /// Its name (the file's stem).
+    pub name: String,
+    /// The mesh.
+    pub mesh: Mesh,
+    /// Its material script, if found.
+    pub script: Option<MaterialScript>,
+    /// The texture files the script names: the name as written, and the
+    /// file's bytes or why they could not be read.
+    pub textures: Vec<(String, Result<Vec<u8>, String>)>,
+}
 
-    #[test]
-    fn names_match_without_case_in_any_folder_spelling() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("Resource");
-        std::fs::create_dir_all(root.join("Mesh/Weapons")).unwrap();
-        std::fs::create_dir_all(root.join("model/animodel")).unwrap();
-        std::fs::write(root.join("Mesh/Weapons/Sword.MSH"), b"x").unwrap();
-        let config = root.join("model/animodel/hero.txt");
-        std::fs::write(&config, b"").unwrap();
-        let folder = ResourceFolder::around(&config).unwrap();
-        assert_eq!(folder.root, root);
-        let found = folder.find(ResourceKind::Mesh, "weapons\\sword.msh").unwrap();
-        assert_eq!(found, root.join("Mesh/Weapons/Sword.MSH"));
-        assert_eq!(folder.find(ResourceKind::Skeleton, "sword.msh"), None);
-        assert_eq!(folder.files(ResourceKind::Mesh), [found]);
+impl MeshFiles {
+    /// A character's mesh with its script and texture files, read from
+    /// where the client found them; an error when the mesh itself is
+    /// missing or broken. A missing script or texture is kept as such (the
+    /// export then warns).
+    pub fn read(part: &CharacterMesh) -> Result<Self, String> {
+        let mesh = part.mesh.value.clone()?;
+        let textures = (part.textures.iter())
+            .map(|link| {
+                let bytes = match &link.path {
+                    Some(path) => std::fs::read(path).map_err(|e| format!("{}: {e}", path.display())),
+                    None => Err(format!("no texture file named '{}'", link.name)),
+                };
+                (link.name.clone(), bytes)
+            })
+            .collect();
+        Ok(Self { name: part.name().to_owned(), mesh, script: part.material.get().cloned(), textures })
     }
 
-    #[test]
-    fn text_files_are_told_apart_by_folder_then_text() {
-        let script = b"// body\r\nmaterial Body\r\n{\r\n}\r\n";
-        assert_eq!(text_kind(Path::new("a/b.txt"), script), Some(ResourceKind::Material));
-        assert_eq!(text_kind(Path::new("a/b.txt"), b"; x\n#MODEL_CFG\n"), Some(ResourceKind::Model));
-        assert_eq!(text_kind(Path::new("res/Material/b.txt"), b""), Some(ResourceKind::Material));
-        assert_eq!(text_kind(Path::new("res/model/animodel/b.txt"), b""), Some(ResourceKind::Model));
-        assert_eq!(text_kind(Path::new("material/res/model/b.txt"), b""), Some(ResourceKind::Model));
-        assert_eq!(text_kind(Path::new("readme.txt"), b"Hello"), None);
+    /// The file a script's texture name refers to, matched without case as
+    /// the client matches names: its bytes, or why it could not be read.
+    pub fn texture(&self, name: &str) -> Option<Result<&[u8], &str>> {
+        let (_, bytes) = self.textures.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))?;
+        Some(bytes.as_deref().map_err(String::as_str))
     }
 }

@@ -1,0 +1,99 @@
+//! The system that binds each player's clips to the bones below it, by
+//! name ([`crate::anim::names`]), into its [`AniBinding`].
+
+use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
+use bevy::ecs::name::Name;
+use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemParam;
+use bevy::transform::components::Transform;
+
+use super::assets::AniClip;
+use super::binding::{AniBinding, Bone};
+use super::player::AniPlayer;
+use super::rig::{BoneRest, RigBones, SklRig, modified};
+
+/// A change that can alter what a player's tracks bind to.
+type Regrowth = Or<(Changed<Children>, Changed<Name>)>;
+
+/// Players ready to bind: any but an [`SklRig`] whose bones are not
+/// spawned yet.
+type Bindable = Or<(Without<SklRig>, With<RigBones>)>;
+
+/// The hierarchy as binding sees it: links both ways, and what changed.
+#[derive(SystemParam)]
+pub struct Hierarchy<'w, 's> {
+    /// Entities whose children or name changed this frame.
+    changed: Query<'w, 's, Entity, Regrowth>,
+    parents: Query<'w, 's, &'static ChildOf>,
+    children: Query<'w, 's, &'static Children>,
+    names: Query<'w, 's, (&'static Name, &'static Transform, Option<&'static BoneRest>)>,
+}
+
+impl Hierarchy<'_, '_> {
+    /// The named descendants of `player`, giving those seen for the first
+    /// time a [`BoneRest`] of their current transform.
+    fn bones(&self, commands: &mut Commands, player: Entity) -> Vec<Bone> {
+        self.children
+            .iter_descendants(player)
+            .filter_map(|entity| {
+                let (name, transform, rest) = self.names.get(entity).ok()?;
+                if rest.is_none() {
+                    commands.entity(entity).insert(BoneRest(*transform));
+                }
+                Some(Bone { entity, name: name.as_str().to_owned(), rest: rest.map_or(*transform, |r| r.0) })
+            })
+            .collect()
+    }
+}
+
+/// Finds each player's bones when it first can and whenever the hierarchy
+/// below it changes, and binds each clip it plays when the clip arrives or
+/// its file is reloaded. A player on an [`SklRig`] waits for the rig's
+/// bones, so that a clip loaded before its skeleton is never reported as
+/// bound with every track unbound.
+pub fn bind_players(
+    mut commands: Commands,
+    mut clip_events: MessageReader<AssetEvent<AniClip>>,
+    hierarchy: Hierarchy,
+    clips: Res<Assets<AniClip>>,
+    mut players: Query<(Entity, &AniPlayer, &mut AniBinding), Bindable>,
+) {
+    let reloaded = modified(&mut clip_events);
+    // Players at or above a changed entity see a changed hierarchy.
+    let mut regrown: Vec<Entity> = Vec::new();
+    for changed in &hierarchy.changed {
+        let at_or_above = std::iter::once(changed).chain(hierarchy.parents.iter_ancestors(changed));
+        regrown.extend(at_or_above.filter(|e| players.contains(*e)));
+    }
+    for (entity, player, mut binding) in &mut players {
+        if !binding.built || regrown.contains(&entity) {
+            binding.set_bones(hierarchy.bones(&mut commands, entity));
+        }
+        binding.follow_axes(player.axes);
+        let main = player.clip.id();
+        let in_use = || player.instances().map(|i| i.clip).chain(Some(main));
+        // The common frame: every clip playing is bound already.
+        if reloaded.is_empty() && in_use().all(|id| binding.clips.contains_key(&id)) {
+            continue;
+        }
+        let in_use: Vec<AssetId<AniClip>> = in_use().collect();
+        binding.clips.retain(|id, _| in_use.contains(id) && !reloaded.contains(id));
+        let main_rebinds = !binding.clips.contains_key(&main);
+        for id in in_use {
+            if binding.clips.contains_key(&id) {
+                continue;
+            }
+            if let Some(clip) = clips.get(id) {
+                let bound = binding.bind_clip(clip);
+                binding.clips.insert(id, bound);
+            }
+        }
+        let main_bound = player.clip == Handle::default() || binding.clips.contains_key(&main);
+        if main_bound != binding.main_bound || main_rebinds {
+            let report = binding.clips.get(&main).cloned().unwrap_or_default();
+            binding.unbound_tracks = report.unbound_tracks;
+            binding.bones_without_track = report.bones_without_track;
+            binding.main_bound = main_bound;
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Resource folders as the client reads them, and a model config resolved
+//! into a whole character.
+//!
+//! The game keeps one folder per kind of file (`resource/{animation,
+//! material, mesh, model/animodel, model/staticmodel, skeleton, texture}`)
+//! and reads from pack files or Windows disks, so names match without case.
+//! A config's skeleton, meshes, material scripts, textures and animations
+//! are each looked up in their kind's folder, with no fallbacks. A config
+//! outside any resource folder (loose files, such as the bundled samples)
+//! finds them beside itself instead.
+
+use std::path::Path;
+
+mod character;
+mod folder;
+
+pub use character::{Character, CharacterError, CharacterMesh, Link, Linked, MeshFiles, texture_names};
+pub use folder::{ResourceFolder, find_without_case};
+
+/// The kinds of file a resource folder holds, each in its own folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResourceKind {
+    /// `.ani` files.
+    Animation,
+    /// Material scripts, `<mesh name>.txt`.
+    Material,
+    /// `.msh` and `.cms` files.
+    Mesh,
+    /// Model configs (under `model/animodel` and `model/staticmodel`).
+    Model,
+    /// `.skl` files.
+    Skeleton,
+    /// Textures (`.dds` and the other formats Direct3D 9 reads).
+    Texture,
+}
+
+impl ResourceKind {
+    /// Every kind.
+    pub const ALL: [Self; 6] =
+        [Self::Animation, Self::Material, Self::Mesh, Self::Model, Self::Skeleton, Self::Texture];
+
+    /// The kind's folder under the resource root.
+    pub fn folder(self) -> &'static str {
+        match self {
+            Self::Animation => "animation",
+            Self::Material => "material",
+            Self::Mesh => "mesh",
+            Self::Model => "model",
+            Self::Skeleton => "skeleton",
+            Self::Texture => "texture",
+        }
+    }
+}
+
+/// What a `.txt` file is: a model config or a material script, by the
+/// folder it is in (`model` or `material`, any case) or else by its text (a
+/// config's lines start with `#` sections, a script's with `material`).
+/// `None` for text that is neither.
+pub fn text_kind(path: &Path, bytes: &[u8]) -> Option<ResourceKind> {
+    // The nearest `material` or `model` folder above decides.
+    let folder = path.parent().into_iter().flat_map(Path::ancestors).find_map(|dir| {
+        let name = dir.file_name()?.to_str()?;
+        [ResourceKind::Material, ResourceKind::Model].into_iter().find(|k| name.eq_ignore_ascii_case(k.folder()))
+    });
+    if folder.is_some() {
+        return folder;
+    }
+    let text = crate::format::string::decode_text(bytes);
+    let mut words =
+        text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with(';'));
+    words.find_map(|line| match line.split_whitespace().next() {
+        Some(word) if word.starts_with('#') => Some(ResourceKind::Model),
+        Some("material") => Some(ResourceKind::Material),
+        _ => None,
+    })
+}
+
+/// A file name as the client compares names: without case, and without
+/// `extension` (such as `".msh"`, in any case) when it ends with it. One
+/// rule for the mesh names of events and configs and the animation names
+/// of configs.
+pub fn name_key(name: &str, extension: &str) -> String {
+    strip_extension(name, extension).to_ascii_lowercase()
+}
+
+/// `name` without `extension` (such as `".msh"`) where it ends with it in
+/// any case, as written otherwise.
+pub fn strip_extension<'a>(name: &'a str, extension: &str) -> &'a str {
+    let cut = name.len().checked_sub(extension.len()).filter(|&at| name.is_char_boundary(at));
+    match cut {
+        Some(at) if name[at..].eq_ignore_ascii_case(extension) => &name[..at],
+        _ => name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_files_are_told_apart_by_folder_then_text() {
+        let script = b"// body\r\nmaterial Body\r\n{\r\n}\r\n";
+        assert_eq!(text_kind(Path::new("a/b.txt"), script), Some(ResourceKind::Material));
+        assert_eq!(text_kind(Path::new("a/b.txt"), b"; x\n#MODEL_CFG\n"), Some(ResourceKind::Model));
+        assert_eq!(text_kind(Path::new("res/Material/b.txt"), b""), Some(ResourceKind::Material));
+        assert_eq!(text_kind(Path::new("res/model/animodel/b.txt"), b""), Some(ResourceKind::Model));
+        assert_eq!(text_kind(Path::new("material/res/model/b.txt"), b""), Some(ResourceKind::Model));
+        assert_eq!(text_kind(Path::new("readme.txt"), b"Hello"), None);
+    }
+
+    #[test]
+    fn names_compare_without_case_or_extension() {
+        assert_eq!(name_key("Body_01.MSH", ".msh"), "body_01");
+        assert_eq!(name_key("walk", ".ani"), "walk");
+        assert_eq!(name_key("walk.ani.bak", ".ani"), "walk.ani.bak");
+        assert_eq!(strip_extension("Sword.Msh", ".msh"), "Sword");
+        assert_eq!(strip_extension("한.msh", ".msh"), "한");
+        assert_eq!(strip_extension("sh", ".msh"), "sh");
+    }
+}

@@ -1,0 +1,230 @@
+//! Opening files: animations, skeletons, model configs, resource folders,
+//! meshes put on the character and glTF animations imported onto it.
+
+use super::reload::modified;
+use super::*;
+
+impl Workspace {
+    /// Opens files: `.ani`, `.skl` (by their magic), model configs
+    /// (`.txt`, which bring their skeleton and animations) and glTF files
+    /// (whose animations are imported onto the skeleton). What cannot be
+    /// opened is listed in [`Self::problems`]. The first new animation
+    /// becomes the current one (the first imported one, if any).
+    pub fn open(&mut self, paths: &[PathBuf], stores: &mut Stores) {
+        let before = self.animations.len();
+        let mut imported = None;
+        for path in paths {
+            let count = self.animations.len();
+            let gltf = self.open_path(path, stores);
+            if imported.is_none() && gltf && self.animations.len() > count {
+                imported = Some(count);
+            }
+        }
+        if self.animations.len() > before {
+            // A character opened with a glTF clip shows that clip.
+            self.current = imported.unwrap_or(before);
+        }
+        self.refresh(stores);
+    }
+
+    /// Opens one file; returns whether it was a glTF (imported).
+    fn open_path(&mut self, path: &Path, stores: &mut Stores) -> bool {
+        match std::fs::read(path) {
+            Err(error) => self.problems.push(format!("{}: cannot read: {error}", path.display())),
+            Ok(bytes) if is_config(path, &bytes) => self.open_config(path, stores),
+            Ok(bytes) if gltf::is_gltf(path, &bytes) => {
+                self.import_gltf(path, stores);
+                return true;
+            }
+            Ok(bytes) => {
+                if let Some(at) = self.animations.iter().position(|a| a.file.origin.path() == Some(path)) {
+                    self.current = at;
+                } else {
+                    self.add_file(Origin::File(path.to_owned()), bytes, stores);
+                }
+            }
+        }
+        false
+    }
+
+    /// Imports each animation of a glTF onto the shown skeleton as a new
+    /// animation; the first becomes current and plays. Returns a line for
+    /// each (failures are also listed in [`Self::problems`]).
+    pub fn import_gltf(&mut self, path: &Path, stores: &mut Stores) -> Vec<String> {
+        let failed = |this: &mut Self, line: String| {
+            this.problems.push(line.clone());
+            vec![line]
+        };
+        let Some(skeleton) = self.shown_skeleton().cloned() else {
+            return failed(self, format!("{}: open a skeleton to import onto", path.display()));
+        };
+        let file = match GltfDocument::open(path) {
+            Ok(file) => file,
+            Err(error) => return failed(self, format!("{}: {error}", path.display())),
+        };
+        let first = self.animations.len();
+        let mut report = Vec::new();
+        for name in file.animation_names() {
+            let options = ImportOptions { animation: Some(name.clone()), ..Default::default() };
+            match gltf::import(&file, &skeleton, &options) {
+                Ok(imported) => {
+                    report.push(format!("imported '{name}': {} tracks", imported.animation.tracks.len()));
+                    self.add_new(name, imported.animation, stores);
+                }
+                Err(error) => report.extend(failed(self, format!("{}: '{name}': {error}", path.display()))),
+            }
+        }
+        if self.animations.len() > first {
+            self.current = first;
+            self.refresh(stores);
+        }
+        if report.is_empty() {
+            report.push(format!("{}: no animations", path.display()));
+        }
+        report
+    }
+
+    /// Opens a model config's skeleton and animations, found by the
+    /// client's folder rules, and draws its meshes on the rig in place of
+    /// the ones shown before.
+    fn open_config(&mut self, path: &Path, stores: &mut Stores) {
+        let character = match Character::load(path) {
+            Ok(character) => character,
+            Err(error) => return self.problems.push(error.to_string()),
+        };
+        for link in character.skeleton.iter().map(|s| &s.link).chain(&character.animations) {
+            match &link.path {
+                Some(found) => {
+                    self.open_path(found, stores);
+                }
+                None => self.problems.push(format!(
+                    "{}: names '{}', which is not in its {} folder",
+                    path.display(),
+                    link.name,
+                    link.kind.folder()
+                )),
+            }
+        }
+        self.meshes.clear();
+        for part in &character.meshes {
+            self.add_part(part, stores);
+        }
+    }
+
+    /// Opens a resource folder (or a folder inside one): lists its model
+    /// configs in [`Self::characters`], to pick one from.
+    pub fn open_folder(&mut self, path: &Path) {
+        let Some(folder) = ResourceFolder::around(path) else {
+            return self
+                .problems
+                .push(format!("{}: not in a resource folder (no model, mesh, animation, ... folder)", path.display()));
+        };
+        self.characters = folder
+            .files(ResourceKind::Model)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")))
+            .collect();
+        if self.characters.is_empty() {
+            self.problems.push(format!("{}: its model folder holds no configs", folder.root.display()));
+        }
+    }
+
+    /// Puts a `.msh` on the character, with the material script and
+    /// textures the client would find for it; returns what happened.
+    pub fn attach_mesh(&mut self, path: &Path, stores: &mut Stores) -> String {
+        let part = CharacterMesh::load(path);
+        let (name, before) = (part.name().to_owned(), self.problems.len());
+        self.add_part(&part, stores);
+        match self.problems.get(before) {
+            Some(problem) => problem.clone(),
+            None => format!("attached {name}"),
+        }
+    }
+
+    /// Adds a mesh found on disk, watching its files; returns whether it
+    /// read.
+    pub(super) fn add_part(&mut self, part: &CharacterMesh, stores: &mut Stores) -> bool {
+        let script_error = part.material.value.as_ref().err().cloned();
+        let added = self.add_mesh(part.name(), MeshFiles::read(part), script_error, stores);
+        let links = [&part.mesh.link, &part.material.link].into_iter().chain(&part.textures);
+        if added && let Some(open) = self.meshes.last_mut() {
+            open.files = links
+                .filter_map(|link| link.path.clone())
+                .map(|path| {
+                    let when = modified(&path);
+                    (path, when)
+                })
+                .collect();
+        }
+        added
+    }
+
+    /// Adds a mesh to draw on the rig (with its script, unless
+    /// `script_error` says why there is none), or its problem when it did
+    /// not read; returns whether it was added.
+    pub(super) fn add_mesh(
+        &mut self,
+        name: &str,
+        source: Result<MeshFiles, String>,
+        script_error: Option<String>,
+        stores: &mut Stores,
+    ) -> bool {
+        let source = match source {
+            Ok(source) => source,
+            Err(error) => {
+                self.problems.push(format!("mesh '{name}': {error}"));
+                return false;
+            }
+        };
+        let mut findings = Vec::new();
+        if let Some(error) = script_error {
+            findings.push(format!("material script: {error}; the client does not draw this mesh"));
+        }
+        let texture = |texture: &str| match source.texture(texture) {
+            None => Err(format!("no texture '{texture}'")),
+            Some(Err(why)) => Err(why.to_owned()),
+            Some(Ok(bytes)) => Dds::from_bytes(bytes).map_err(|e| e.to_string()),
+        };
+        let (handle, missing) = stores.character.add_mesh(name, source.mesh.clone(), source.script.clone(), texture);
+        findings.extend(
+            missing.into_iter().map(|(texture, why)| format!("texture '{texture}': {why}; shown as a checker")),
+        );
+        self.meshes.push(OpenMesh { name: name.to_owned(), handle, findings, files: Vec::new(), source });
+        true
+    }
+
+    /// Reads a file's bytes into the workspace as an animation or the
+    /// skeleton, by its magic.
+    pub(super) fn add_file(&mut self, origin: Origin, bytes: Vec<u8>, stores: &mut Stores) {
+        let modified = origin.path().and_then(modified);
+        // Problems name a file by its whole path, as given.
+        let who = origin.path().map_or_else(|| origin.name(), |path| path.display().to_string());
+        match bytes.get(..4) {
+            Some(b"SKL\0") => match parse_skeleton(&bytes) {
+                Ok(skeleton) => {
+                    self.skeleton = Some(Loaded { origin, value: skeleton, bytes, modified, error: None });
+                }
+                Err(error) => self.problems.push(format!("{who}: {error}")),
+            },
+            _ => match Animation::from_bytes(&bytes) {
+                Ok(animation) => {
+                    let file = Loaded { origin, value: animation, bytes, modified, error: None };
+                    self.animations.push(OpenAnimation::new(file, stores));
+                }
+                Err(error) => self.problems.push(format!("{who}: {error}")),
+            },
+        }
+    }
+}
+
+/// A skeleton the rig can pose: it reads and its bones form one tree.
+pub(super) fn parse_skeleton(bytes: &[u8]) -> Result<Skeleton, String> {
+    let skeleton = Skeleton::from_bytes(bytes).map_err(|e| e.to_string())?;
+    Rig::new(&skeleton).map_err(|e| e.to_string())?;
+    Ok(skeleton)
+}
+
+fn is_config(path: &Path, bytes: &[u8]) -> bool {
+    let magic = matches!(bytes.get(..4), Some(b"ANI\0" | b"SKL\0"));
+    !magic && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))
+}
