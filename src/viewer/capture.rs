@@ -21,7 +21,7 @@ use bevy::time::{Real, Time};
 
 use super::requests::ScreenshotRequest;
 use super::stage::ViewedRig;
-use super::view::ViewState;
+use super::view::{StageRect, StatusLine, ViewState};
 use super::workspace::Workspace;
 use crate::file::new_file_permissions;
 use crate::plugin::{AniBinding, AniPlayer, RigBones};
@@ -87,6 +87,7 @@ fn count_waiting(cache: Res<PipelineCache>, waiting: Res<PipelinesWaiting>) {
 pub struct Picture<'w, 's> {
     waiting: Res<'w, PipelinesWaiting>,
     view: Res<'w, ViewState>,
+    stage: Res<'w, StageRect>,
     workspace: Res<'w, Workspace>,
     rigs: Query<'w, 's, (&'static AniBinding, Has<RigBones>), With<ViewedRig>>,
 }
@@ -97,10 +98,7 @@ impl Picture<'_, '_> {
     fn complete(&self) -> bool {
         let at_rest = self.workspace.animations.is_empty();
         let posed = self.rigs.iter().any(|(binding, bones)| binding.is_bound() || (at_rest && bones));
-        self.waiting.0.load(Ordering::Relaxed) == 0
-            && posed
-            && !self.view.frame_requested
-            && self.view.stage_rect.is_some()
+        self.waiting.0.load(Ordering::Relaxed) == 0 && posed && !self.view.frame_requested && self.stage.0.is_some()
     }
 }
 
@@ -174,8 +172,8 @@ pub fn screenshot_button(mut commands: Commands, mut requests: MessageReader<Scr
     let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let path = PathBuf::from(format!("io3d-{seconds}.png"));
     commands.spawn(Screenshot::primary_window()).observe(
-        move |captured: On<ScreenshotCaptured>, mut view: ResMut<ViewState>| {
-            view.status = Some(match save_png(&captured.image, &path) {
+        move |captured: On<ScreenshotCaptured>, mut status: ResMut<StatusLine>| {
+            status.0 = Some(match save_png(&captured.image, &path) {
                 Ok(()) => format!("saved {}", path.display()),
                 Err(error) => error,
             });

@@ -110,6 +110,9 @@ pub fn app(options: ViewerOptions) -> App {
             selected: options.select.as_ref().map(|name| name.as_bytes().to_vec()),
             ..view::ViewState::default()
         })
+        .init_resource::<view::StatusLine>()
+        .init_resource::<view::StageRect>()
+        .init_resource::<ui::menu::ClosePrompt>()
         .configure_sets(Update, (ViewerSystems::Workspace, ViewerSystems::Stage).chain())
         .add_plugins((
             WorkspacePlugin,
@@ -159,7 +162,9 @@ impl Plugin for StagePlugin {
         // It stays off, with a warning, where the GPU draws no lines from
         // polygons.
         app.add_plugins(bevy::pbr::wireframe::WireframePlugin::default());
-        app.init_resource::<character::HiddenMeshes>().add_observer(character::follow_mesh_events);
+        app.init_resource::<character::HiddenMeshes>()
+            .init_resource::<stage::EventLog>()
+            .add_observer(character::follow_mesh_events);
         app.add_systems(
             Update,
             (
@@ -188,6 +193,7 @@ impl Plugin for PanelsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ui::FreeSpace>()
             .init_resource::<ui::mixer::MixDraft>()
+            .init_resource::<ui::edit::EditDrafts>()
             .add_message::<requests::ScreenshotRequest>()
             .add_systems(
                 EguiPrimaryContextPass,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use bevy::app::AppExit;
 use bevy::ecs::prelude::*;
 
-use super::view::ViewState;
+use super::view::StatusLine;
 use super::workspace::{Stores, Workspace};
 use crate::anim::{self, BoneMap};
 use crate::file::write_atomic;
@@ -49,7 +49,7 @@ pub fn handle_file_requests(
     mut requests: MessageReader<FileRequest>,
     mut workspace: ResMut<Workspace>,
     mut stores: Stores,
-    mut view: ResMut<ViewState>,
+    mut status: ResMut<StatusLine>,
     mut exit: MessageWriter<AppExit>,
 ) {
     for request in requests.read() {
@@ -76,7 +76,7 @@ pub fn handle_file_requests(
             }
         };
         if outcome.is_some() {
-            view.status = outcome;
+            status.0 = outcome;
         }
     }
 }

@@ -3,6 +3,8 @@
 
 use std::f32::consts::FRAC_PI_2;
 
+use std::collections::VecDeque;
+
 use bevy::app::App;
 use bevy::asset::Assets;
 use bevy::asset::Handle;
@@ -25,7 +27,7 @@ use bevy::transform::components::{GlobalTransform, Transform};
 use bevy_egui::PrimaryEguiContext;
 
 use super::camera::{Orbit, viewport};
-use super::view::ViewState;
+use super::view::{StageRect, ViewState};
 use super::workspace::Workspace;
 use crate::plugin::character::{MeshPart, RigMeshes};
 use crate::plugin::{AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
@@ -120,9 +122,18 @@ pub fn spawn_stage(commands: &mut Commands, target: RenderTarget, workspace: &Wo
     ));
 }
 
-fn log_event(event: On<AniEventFired>, mut view: ResMut<ViewState>) {
-    let line = format!("{:>8.1} ms  {}  {}", event.time_ms, event.kind, event.sub_info);
-    view.log(line);
+/// The most events the log keeps.
+const LOG_LINES: usize = 200;
+
+/// The events the viewed rigs fired, newest last.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct EventLog(pub VecDeque<String>);
+
+fn log_event(event: On<AniEventFired>, mut log: ResMut<EventLog>) {
+    if log.0.len() == LOG_LINES {
+        log.0.pop_front();
+    }
+    log.0.push_back(format!("{:>8.1} ms  {}  {}", event.time_ms, event.kind, event.sub_info));
 }
 
 /// Points the rigs at the current (and compared) animation and the
@@ -162,11 +173,11 @@ pub fn follow_workspace(workspace: Res<Workspace>, mut view: ResMut<ViewState>, 
 /// Keeps the 3D camera's viewport on the part of the window the panels
 /// leave free.
 pub fn fit_viewport(
-    view: Res<ViewState>,
+    stage: Res<StageRect>,
     mut cameras: Query<&mut Camera, With<StageCamera>>,
     scale: Query<&bevy::window::Window>,
 ) {
-    let Some(rect) = view.stage_rect else { return };
+    let Some(rect) = stage.0 else { return };
     let scale = scale.iter().next().map_or(1.0, |w| w.scale_factor());
     for mut camera in &mut cameras {
         let wanted = viewport(rect.min, rect.size(), scale);

@@ -21,6 +21,7 @@ pub fn bones_panel(
     mut workspace: ResMut<Workspace>,
     mut stores: Stores,
     mut view: ResMut<ViewState>,
+    mut editing: edit::Editing,
     players: Query<&AniPlayer, With<ViewedRig>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
@@ -42,7 +43,7 @@ pub fn bones_panel(
             if let (Some(name), Some(open)) = (view.selected.clone(), workspace.current()) {
                 let clip = stores.clips.get(&open.handle).map(|c| &c.clip);
                 track_details(ui, &open.file.value, clip, &name, time_ms);
-                edit::key_editor(ui, &mut workspace, &mut stores, &mut view, &name, f64::from(time_ms));
+                edit::key_editor(ui, &mut workspace, &mut stores, &mut editing, &name, f64::from(time_ms));
             } else {
                 ui.label("Select a bone to see its track.");
             }

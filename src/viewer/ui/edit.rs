@@ -3,20 +3,54 @@
 //! the playhead as a key, delete, move, set position and rotation). Every
 //! change is one undoable edit; a drag on a field is one in all.
 
+use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemParam;
 use bevy::math::{EulerRot, Quat, Vec3};
 use bevy_egui::egui;
 
 use crate::format::{Event, FileString};
 use crate::viewer::editing::UndoStep;
-use crate::viewer::view::{EventDraft, ViewState};
+use crate::viewer::view::StatusLine;
 use crate::viewer::workspace::{Stores, Workspace};
+
+/// What the editors keep between frames.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct EditDrafts {
+    /// The event being edited, with its draft fields.
+    pub event: Option<EventDraft>,
+    /// A drag on a key field has made an undo step that its next frames
+    /// continue.
+    pub dragging: bool,
+}
+
+/// An event's fields while they are being edited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventDraft {
+    /// Which event.
+    pub index: usize,
+    /// Its type.
+    pub kind: String,
+    /// Its sub info.
+    pub sub_info: String,
+    /// Its time in ms.
+    pub time_ms: f32,
+}
+
+/// The editors' state and where they report an edit that failed.
+#[derive(SystemParam)]
+pub struct Editing<'w> {
+    /// The drafts.
+    pub drafts: ResMut<'w, EditDrafts>,
+    /// The status line.
+    pub status: ResMut<'w, StatusLine>,
+}
 
 /// The events of the current animation, each editable.
 pub fn events_editor(
     ui: &mut egui::Ui,
     workspace: &mut Workspace,
     stores: &mut Stores,
-    view: &mut ViewState,
+    editing: &mut Editing,
     time_ms: f64,
 ) {
     let Some(current) = workspace.current() else { return };
@@ -24,10 +58,10 @@ pub fn events_editor(
     let mut result = None;
     egui::CollapsingHeader::new(format!("Events ({})", events.len())).show(ui, |ui| {
         for (i, event) in events.iter().enumerate() {
-            let editing = view.event_draft.as_ref().is_some_and(|d| d.index == i);
+            let chosen = editing.drafts.event.as_ref().is_some_and(|d| d.index == i);
             let text = format!("{:>7.1} ms  {}  {}", event.time_ms, event.kind, event.sub_info);
-            if ui.selectable_label(editing, text).clicked() {
-                view.event_draft = (!editing).then(|| EventDraft {
+            if ui.selectable_label(chosen, text).clicked() {
+                editing.drafts.event = (!chosen).then(|| EventDraft {
                     index: i,
                     kind: event.kind.to_text(),
                     sub_info: event.sub_info.to_text(),
@@ -40,7 +74,7 @@ pub fn events_editor(
                 Event { kind: "motion_sound".into(), sub_info: FileString::default(), time_ms: time_ms.round() as f32 };
             result = Some(workspace.edit_current(stores, |a| {
                 let index = a.add_event(event);
-                view.event_draft = Some(EventDraft {
+                editing.drafts.event = Some(EventDraft {
                     index,
                     kind: "motion_sound".into(),
                     sub_info: String::new(),
@@ -49,21 +83,22 @@ pub fn events_editor(
                 Ok::<_, String>(())
             }));
         }
-        if let Some(draft) = &mut view.event_draft
+        if let Some(draft) = &mut editing.drafts.event
             && let Some(applied) = event_fields(ui, draft, workspace, stores)
         {
             result = Some(applied);
         }
     });
     if let Some(Err(error)) = result {
-        view.status = Some(error);
+        editing.status.0 = Some(error);
     }
-    if view
-        .event_draft
+    if editing
+        .drafts
+        .event
         .as_ref()
         .is_some_and(|d| workspace.current().is_none_or(|c| d.index >= c.file.value.events.len()))
     {
-        view.event_draft = None;
+        editing.drafts.event = None;
     }
 }
 
@@ -109,7 +144,7 @@ pub fn key_editor(
     ui: &mut egui::Ui,
     workspace: &mut Workspace,
     stores: &mut Stores,
-    view: &mut ViewState,
+    editing: &mut Editing,
     bone: &[u8],
     time_ms: f64,
 ) {
@@ -155,8 +190,8 @@ pub fn key_editor(
                 ui.end_row();
             });
             // The frames of one drag make one undo step.
-            let step = if view.dragging_edit { UndoStep::ContinuesLast } else { UndoStep::New };
-            view.dragging_edit &= dragging;
+            let step = if editing.drafts.dragging { UndoStep::ContinuesLast } else { UndoStep::New };
+            editing.drafts.dragging &= dragging;
             if changed {
                 let rotation = Quat::from_euler(
                     EulerRot::XYZ,
@@ -169,7 +204,7 @@ pub fn key_editor(
                     a.set_key(track, key, Some(Vec3::from_array(position)), rotation_changed.then_some(rotation))?;
                     a.move_key(track, key, time).map(drop)
                 });
-                view.dragging_edit |= dragging && edited.is_ok();
+                editing.drafts.dragging |= dragging && edited.is_ok();
                 result = Some(edited);
             }
             if ui.button("Delete this key").clicked() {
@@ -178,6 +213,6 @@ pub fn key_editor(
         }
     }
     if let Some(Err(error)) = result {
-        view.status = Some(error);
+        editing.status.0 = Some(error);
     }
 }

@@ -29,7 +29,8 @@ pub fn files_panel(
     mut workspace: ResMut<Workspace>,
     mut stores: Stores,
     mut dialog: Local<OpenDialog>,
-    mut view: ResMut<ViewState>,
+    view: Res<ViewState>,
+    mut editing: edit::Editing,
     players: Query<(&AniPlayer, &AniBinding), With<ViewedRig>>,
     mut requests: MessageWriter<FileRequest>,
 ) -> Result {
@@ -70,7 +71,7 @@ pub fn files_panel(
                 if let (Some(current), Some((player, binding))) = (workspace.current(), player) {
                     findings(ui, current, binding);
                     motion::root_motion(ui, current, player.time_ms());
-                    edit::events_editor(ui, &mut workspace, &mut stores, &mut view, player.time_ms());
+                    edit::events_editor(ui, &mut workspace, &mut stores, &mut editing, player.time_ms());
                 }
                 for problem in &workspace.problems {
                     ui.colored_label(egui::Color32::LIGHT_RED, problem);

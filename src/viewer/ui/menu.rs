@@ -13,7 +13,7 @@ use super::{FreeSpace, in_free_space};
 use crate::anim::{self, Rig};
 use crate::format::AniVersion;
 use crate::viewer::requests::FileRequest;
-use crate::viewer::view::ViewState;
+use crate::viewer::view::{StatusLine, ViewState};
 use crate::viewer::workspace::{Stores, Workspace};
 
 /// What the menus are in the middle of: dialogs and their fields.
@@ -24,6 +24,10 @@ pub struct MenuState {
     step_ms: i32,
     message: Option<String>,
 }
+
+/// Closing was asked for with unsaved edits: the prompt is up.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClosePrompt(pub bool);
 
 /// What an open file dialog picks a path for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +60,7 @@ pub fn menu_bar(
     mut workspace: ResMut<Workspace>,
     mut stores: Stores,
     mut view: ResMut<ViewState>,
+    (mut prompt, status): (ResMut<ClosePrompt>, Res<StatusLine>),
     mut state: Local<MenuState>,
     mut exit: MessageWriter<AppExit>,
     mut requests: MessageWriter<FileRequest>,
@@ -88,7 +93,7 @@ pub fn menu_bar(
         });
     });
     dialogs(&ctx, &mut state, &mut requests);
-    if view.confirm_close && close_prompt(&ctx, &workspace, &mut view, &mut requests) {
+    if prompt.0 && close_prompt(&ctx, &workspace, &mut prompt, &status, &mut requests) {
         exit.write(AppExit::Success);
     }
     Ok(())
@@ -258,7 +263,8 @@ fn dialogs(ctx: &egui::Context, state: &mut MenuState, requests: &mut MessageWri
 fn close_prompt(
     ctx: &egui::Context,
     workspace: &Workspace,
-    view: &mut ViewState,
+    prompt: &mut ClosePrompt,
+    status: &StatusLine,
     requests: &mut MessageWriter<FileRequest>,
 ) -> bool {
     let mut quit = false;
@@ -275,10 +281,10 @@ fn close_prompt(
                 quit = true;
             }
             if ui.button("Cancel").clicked() {
-                view.confirm_close = false;
+                prompt.0 = false;
             }
         });
-        if let Some(status) = &view.status {
+        if let Some(status) = &status.0 {
             ui.label(status);
         }
     });
@@ -289,14 +295,14 @@ fn close_prompt(
 pub fn on_close_requested(
     mut requests: MessageReader<WindowCloseRequested>,
     workspace: Res<Workspace>,
-    mut view: ResMut<ViewState>,
+    mut prompt: ResMut<ClosePrompt>,
     mut exit: MessageWriter<AppExit>,
 ) {
     if requests.read().count() == 0 {
         return;
     }
     if workspace.has_unsaved() {
-        view.confirm_close = true;
+        prompt.0 = true;
     } else {
         exit.write(AppExit::Success);
     }

@@ -11,7 +11,7 @@ use crate::format::string::decode_text;
 use crate::plugin::RigBones;
 use crate::viewer::camera::to_screen;
 use crate::viewer::stage::{StageCamera, ViewedRig, bone_points};
-use crate::viewer::view::ViewState;
+use crate::viewer::view::{StageRect, ViewState};
 use crate::viewer::workspace::Workspace;
 
 /// Gives the space the panels left to the 3D stage and draws over it.
@@ -20,7 +20,8 @@ pub fn stage_overlay(
     mut contexts: EguiContexts,
     free: Res<FreeSpace>,
     workspace: Res<Workspace>,
-    mut view: ResMut<ViewState>,
+    view: Res<ViewState>,
+    mut stage_rect: ResMut<StageRect>,
     cameras: Query<(&Camera, &GlobalTransform), With<StageCamera>>,
     rigs: Query<&RigBones, With<ViewedRig>>,
     transforms: Query<&GlobalTransform>,
@@ -29,8 +30,8 @@ pub fn stage_overlay(
     let ctx = contexts.ctx_mut()?.clone();
     let rect = free.0;
     let stage = bevy::math::Rect::new(rect.min.x, rect.min.y, rect.max.x, rect.max.y);
-    if view.stage_rect != Some(stage) {
-        view.stage_rect = Some(stage);
+    if stage_rect.0 != Some(stage) {
+        stage_rect.0 = Some(stage);
     }
     let painter =
         ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("stage"))).with_clip_rect(rect);

@@ -11,8 +11,8 @@ use crate::anim::RepeatMode;
 use crate::format::Animation;
 use crate::plugin::AniPlayer;
 use crate::viewer::requests::ScreenshotRequest;
-use crate::viewer::stage::ViewedRig;
-use crate::viewer::view::ViewState;
+use crate::viewer::stage::{EventLog, ViewedRig};
+use crate::viewer::view::{StatusLine, ViewState};
 use crate::viewer::workspace::{Stores, Workspace};
 
 /// One display frame at 60 Hz, in ms: what "step one frame" moves.
@@ -103,6 +103,8 @@ pub fn timeline_panel(
     mut stores: Stores,
     mut view: ResMut<ViewState>,
     mut mix: ResMut<MixDraft>,
+    mut status: ResMut<StatusLine>,
+    log: Res<EventLog>,
     mut players: Query<&mut AniPlayer, With<ViewedRig>>,
     mut screenshots: MessageWriter<ScreenshotRequest>,
 ) -> Result {
@@ -124,7 +126,7 @@ pub fn timeline_panel(
         egui::Panel::bottom("timeline").default_size(height).max_size(most).show(ui, |ui| {
             // A short window scrolls the timeline rather than the stage.
             egui::ScrollArea::vertical().show(ui, |ui| {
-                controls(ui, &mut player, &mut view, total_ms, &mut actions, &mut screenshots);
+                controls(ui, &mut player, &mut view, total_ms, &mut actions, &mut screenshots, &status);
                 match timeline(ui, animation, &ticks, player.time_ms()) {
                     Some(StripInput::Seek(t)) => actions.push(Action::Seek(t)),
                     Some(StripInput::MoveEvent(i, t)) => moved = Some((i, t)),
@@ -133,7 +135,7 @@ pub fn timeline_panel(
                 egui::CollapsingHeader::new("Mixer: clips over this one, as the game blends them").show(ui, |ui| {
                     super::mixer::mixer(ui, &mut player, &workspace.animations, &mut mix);
                 });
-                event_log(ui, &view);
+                event_log(ui, &log);
             });
         });
     });
@@ -143,7 +145,7 @@ pub fn timeline_panel(
     if let Some((index, time_ms)) = moved
         && let Err(error) = workspace.edit_current(&mut stores, |a| a.retime_event(index, time_ms))
     {
-        view.status = Some(error);
+        status.0 = Some(error);
     }
     Ok(())
 }
@@ -182,6 +184,7 @@ fn controls(
     total_ms: i32,
     actions: &mut Vec<Action>,
     screenshots: &mut MessageWriter<ScreenshotRequest>,
+    status: &StatusLine,
 ) {
     ui.horizontal(|ui| {
         let buttons = [
@@ -226,7 +229,7 @@ fn controls(
         if ui.button("Screenshot").clicked() {
             screenshots.write(ScreenshotRequest);
         }
-        if let Some(status) = &view.status {
+        if let Some(status) = &status.0 {
             ui.label(status);
         }
     });
@@ -324,10 +327,10 @@ fn scale_marks(total: f64) -> Vec<i64> {
     (0..).map(|i| i * step).take_while(|&t| t as f64 <= total).collect()
 }
 
-fn event_log(ui: &mut egui::Ui, view: &ViewState) {
+fn event_log(ui: &mut egui::Ui, log: &EventLog) {
     ui.label("Events fired:");
     egui::ScrollArea::vertical().max_height(ui.available_height()).stick_to_bottom(true).show(ui, |ui| {
-        for line in &view.event_log {
+        for line in &log.0 {
             ui.monospace(line);
         }
     });

@@ -210,6 +210,18 @@ impl Workspace {
     }
 }
 
+/// A skeleton the rig can pose: it reads and its bones form one tree.
+fn parse_skeleton(bytes: &[u8]) -> Result<Skeleton, String> {
+    let skeleton = Skeleton::from_bytes(bytes).map_err(|e| e.to_string())?;
+    Rig::new(&skeleton).map_err(|e| e.to_string())?;
+    Ok(skeleton)
+}
+
+/// When a file was last changed, if it can be told.
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
 /// Opens files dropped on the window.
 pub fn open_dropped(mut drops: MessageReader<FileDragAndDrop>, mut workspace: ResMut<Workspace>, mut stores: Stores) {
     let paths: Vec<PathBuf> = drops

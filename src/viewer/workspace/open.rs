@@ -1,7 +1,6 @@
 //! Opening files: animations, skeletons, model configs, resource folders,
 //! meshes put on the character and glTF animations imported onto it.
 
-use super::reload::modified;
 use super::*;
 
 impl Workspace {
@@ -215,13 +214,6 @@ impl Workspace {
             },
         }
     }
-}
-
-/// A skeleton the rig can pose: it reads and its bones form one tree.
-pub(super) fn parse_skeleton(bytes: &[u8]) -> Result<Skeleton, String> {
-    let skeleton = Skeleton::from_bytes(bytes).map_err(|e| e.to_string())?;
-    Rig::new(&skeleton).map_err(|e| e.to_string())?;
-    Ok(skeleton)
 }
 
 fn is_config(path: &Path, bytes: &[u8]) -> bool {

@@ -1,7 +1,6 @@
 //! Following the open files on disk: a file that changes is read again,
 //! and one that stops parsing keeps its last good version.
 
-use super::open::parse_skeleton;
 use super::*;
 
 impl Workspace {
@@ -66,10 +65,6 @@ impl Workspace {
         }
         changed || meshes_changed
     }
-}
-
-pub(super) fn modified(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// The file's new bytes when its modification time changed. A file that
