@@ -408,12 +408,38 @@ fn with_json_text(text: Vec<u8>, original: &[u8]) -> Vec<u8> {
     glb.to_vec().unwrap()
 }
 
-#[test]
-fn characters_export_with_skins_materials_and_png_textures() {
+/// The bundled character's skeleton and meshes, as the export takes them.
+fn bundled_character() -> (Skeleton, Vec<MeshFiles>) {
     let config = format!("{}/assets/resource/model/animodel/biped.txt", env!("CARGO_MANIFEST_DIR"));
     let character = crate::resource::Character::load(std::path::Path::new(&config)).unwrap();
-    let skeleton = character.skeleton.as_ref().unwrap().get().unwrap();
-    let mut meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect();
+    let skeleton = character.skeleton.as_ref().unwrap().get().unwrap().clone();
+    (skeleton, character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect())
+}
+
+#[test]
+fn what_gltf_cannot_draw_is_approximated_and_said() {
+    let (skeleton, mut meshes) = bundled_character();
+    let pass = &mut meshes[1].script.as_mut().unwrap().materials[0].techniques[0].passes[0];
+    pass.cull = crate::format::Cull::Clockwise;
+    pass.blend = crate::format::SceneBlend {
+        op: crate::format::BlendOp::Add,
+        src: crate::format::BlendFactor::One,
+        dest: crate::format::BlendFactor::One,
+    };
+    let exported = export(&skeleton, &meshes, &[], ExportOptions::default()).unwrap();
+    let said = exported.warnings.join("\n");
+    assert!(said.contains("blends by add") && said.contains("back faces only"), "{said}");
+    let file = GltfDocument::from_slice(&exported.bytes, None).unwrap();
+    let sword = file.document.meshes().find(|m| m.name() == Some("biped_sword")).unwrap();
+    let material = sword.primitives().next().unwrap().material();
+    assert_eq!(material.alpha_mode(), ::gltf::material::AlphaMode::Blend);
+    assert!(!material.double_sided());
+}
+
+#[test]
+fn characters_export_with_skins_materials_and_png_textures() {
+    let (skeleton, mut meshes) = bundled_character();
+    let skeleton = &skeleton;
     // The sword drawn without lighting.
     let sword = meshes[1].script.as_mut().unwrap();
     sword.materials[0].techniques[0].passes[0].lighting = false;

@@ -243,4 +243,27 @@ mod tests {
         hidden.apply(EventKind::HideWeapon, "");
         assert!(hidden.weapon);
     }
+
+    #[test]
+    fn the_viewed_rigs_mesh_events_reach_the_preview_and_others_do_not() {
+        let mut world = World::new();
+        world.init_resource::<HiddenMeshes>();
+        world.add_observer(follow_mesh_events);
+        let viewed = world.spawn(ViewedRig).id();
+        let compared = world.spawn_empty().id();
+        let fired = |entity, sub_info: &str| AniEventFired {
+            entity,
+            instance: Default::default(),
+            clip: Default::default(),
+            index: 0,
+            kind: "hide_mesh".into(),
+            event_kind: EventKind::HideMesh,
+            sub_info: sub_info.into(),
+            time_ms: 0.0,
+        };
+        world.trigger(fired(compared, "cape"));
+        assert_eq!(*world.resource::<HiddenMeshes>(), HiddenMeshes::default(), "the compared rig hides nothing");
+        world.trigger(fired(viewed, "Cape.msh restore"));
+        assert_eq!(world.resource::<HiddenMeshes>().meshes, [("cape".to_owned(), true)]);
+    }
 }
