@@ -89,21 +89,31 @@ fn seek(app: &mut App, rig: Entity, ms: f64) {
 /// The world poses of the rig's bones, back in engine axes, skeleton order.
 fn bevy_pose(app: &mut App, rig: Entity) -> Vec<(Vec3, Quat)> {
     let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
-    world_poses(app, &bones, 1.0)
+    world_poses(app, &bones, 1.0, BEVY_AXES)
 }
 
 /// The world poses of bone entities, back in engine axes and in game units
 /// from Bevy units at `scale` a game unit.
-fn world_poses(app: &App, bones: &[Entity], scale: f32) -> Vec<(Vec3, Quat)> {
+fn world_poses(app: &App, bones: &[Entity], scale: f32, mirror: Mirror) -> Vec<(Vec3, Quat)> {
     bones
         .iter()
         .map(|&b| {
             let (_, rotation, translation) =
                 app.world().get::<GlobalTransform>(b).unwrap().to_scale_rotation_translation();
-            (Axes::EngineToBevy.position(translation / scale), Axes::EngineToBevy.rotation(rotation))
+            (mirror.0(translation / scale), mirror.1(rotation))
         })
         .collect()
 }
+
+/// How world poses go back into the engine's axes (each mirror is its own
+/// inverse).
+struct Mirror(fn(Vec3) -> Vec3, fn(Quat) -> Quat);
+
+/// The plugin's axes ([`Axes::EngineToBevy`]).
+const BEVY_AXES: Mirror = Mirror(bevy_io3d::anim::axes::mirror_position, bevy_io3d::anim::axes::mirror_rotation);
+
+/// The glTF export's axes.
+const GLTF_AXES: Mirror = Mirror(bevy_io3d::anim::axes::mirror_x_position, bevy_io3d::anim::axes::mirror_x_rotation);
 
 /// The largest distance between joints and the largest angle between
 /// bone rotations (degrees) of two world poses.
@@ -737,6 +747,7 @@ fn register_gltf_scene_types(app: &mut App) {
         .register_type::<AnimationTargetId>()
         .register_type::<AnimatedBy>()
         .register_type::<GltfSceneName>()
+        .register_type::<bevy::gltf::GltfSceneExtras>()
         .register_type::<GltfMeshName>()
         .register_type::<GltfMaterialName>();
 }
@@ -812,7 +823,7 @@ fn a_gltf_export_plays_in_bevys_gltf_loader_as_in_our_player() {
             let mut player_ref = app.world_mut().get_mut::<AnimationPlayer>(player).unwrap();
             player_ref.animation_mut(node).unwrap().seek_to(ms as f32 / 1000.0);
             app.update();
-            let theirs = world_poses(&app, &bones, ExportOptions::default().scale);
+            let theirs = world_poses(&app, &bones, ExportOptions::default().scale, GLTF_AXES);
             let ours = rig.unit_world_pose(&clip, ms as f32);
             assert_pose_eq(&theirs, &ours, GLTF_GAP, &format!("{name} at {ms} ms in Bevy's glTF loader"));
         }

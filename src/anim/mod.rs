@@ -32,7 +32,7 @@ pub use mirror::mirror;
 pub use mixer::{Action, Fired, InstanceId, Loop, Mixer};
 pub use names::BoneNames;
 pub use path::{RootPath, root_path};
-pub use retarget::{BoneMap, RetargetSource, Retargeter, retarget, suggest_map};
+pub use retarget::{Alignment, BoneMap, RestPoses, RetargetSource, Retargeted, Retargeter, retarget, suggest_map};
 pub use rig::{Binding, Rig};
 pub use sample::{BonePose, between, keyframes_in_seconds, poses, sample_keys, track_pose};
 pub use skin::{MeshBinding, SkinnedVertices, skin, skin_on, swapped_triangles, vertex_influences};

@@ -129,14 +129,15 @@ pub fn rename(animation: &Animation, map: &BoneMap) -> (Animation, Vec<String>) 
 }
 
 /// Retargets with both skeletons: each mapped target bone turns in model
-/// space as its source bone turns away from the source's rest pose; bones
+/// space as its source bone turns away from the source's rest pose, after
+/// the rest poses are aligned as `rest` says (see [`RestPoses`]); bones
 /// keep the target's lengths (rest positions) unless the source bone rests
 /// at the same offset, when its animated offset is kept; the root's travel
 /// is scaled by the ratio of root heights at rest. Keys are at the source
-/// track's times. Returns the clip (in `animation`'s version, tracks of
-/// mapped bones in the target's order) and the source tracks dropped.
-pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig) -> (Animation, Vec<String>) {
-    let retargeter = Retargeter::new(map, &RetargetSource::of(source), target);
+/// track's times. The clip is in `animation`'s version, with the tracks of
+/// mapped bones in the target's order.
+pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig, rest: RestPoses) -> Retargeted {
+    let retargeter = Retargeter::new(map, &RetargetSource::of(source), target, rest);
     let clip = Clip::new(animation);
     let mut tracks = Vec::new();
     for (bone, src) in retargeter.mapped() {
@@ -153,7 +154,54 @@ pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig
         tracks.push(Track { bone: FileString::from(target.names[bone].clone()), weight: track.weight, keys });
     }
     let dropped = animation.tracks.iter().map(|t| t.bone.to_text()).filter(|name| map.target(name).is_none()).collect();
-    (Animation { tracks, ..animation.clone() }, dropped)
+    Retargeted {
+        animation: Animation { tracks, ..animation.clone() },
+        dropped,
+        alignment: retargeter.alignment_report(),
+    }
+}
+
+/// A retargeted clip and what was done to make it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Retargeted {
+    /// The clip on the target skeleton.
+    pub animation: Animation,
+    /// Source tracks the map has no target for.
+    pub dropped: Vec<String>,
+    /// How the rest poses were aligned, a line each (see
+    /// [`Retargeter::alignment_report`]).
+    pub alignment: Vec<String>,
+}
+
+/// How the source's rest pose meets the target's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum RestPoses {
+    /// Each mapped bone is first turned so that, at the source's rest
+    /// pose, it points where its source bone points (from its joint to
+    /// the next mapped joint down its chain): a T-pose rig's motion plays
+    /// on an A-pose skeleton with the limbs where the source's are, not
+    /// off by the difference of the rest poses. Where both rest alike the
+    /// turns are nothing.
+    #[default]
+    Align,
+    /// The source's rest pose becomes the target's: each bone turns from
+    /// its own rest as its source turns from the source's. Right only when
+    /// both skeletons rest alike.
+    Keep,
+}
+
+/// How one target bone's rest was aligned to its source's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Alignment {
+    /// Not aligned: no source bone, or the root (whose turn is the whole
+    /// body's), or [`RestPoses::Keep`].
+    None,
+    /// Turned by this many degrees to point where its source points.
+    Turned(f32),
+    /// Mapped, but no mapped joint further down its chain (an end, a twist
+    /// bone, a chain the source lacks): it turns as its source turns from
+    /// rest, unaligned.
+    NoDirection,
 }
 
 /// The skeleton poses come from: any hierarchy of named bones (a `.skl`,
@@ -198,13 +246,16 @@ pub struct Retargeter<'a> {
     same_offset: Vec<bool>,
     /// Target root height over source root height, at rest.
     scale: f32,
+    /// For each target bone, the model-space turn that lays its rest
+    /// direction on its source's ([`RestPoses::Align`]), and what was done.
+    align: Vec<(glam::Quat, Alignment)>,
 }
 
 impl<'a> Retargeter<'a> {
     /// Matches `map`'s names in both skeletons. The scale is the target
     /// root's rest height over that of the source bone mapped to it (or
     /// of the source's first bone).
-    pub fn new(map: &BoneMap, source: &RetargetSource, target: &'a Rig) -> Self {
+    pub fn new(map: &BoneMap, source: &RetargetSource, target: &'a Rig, rest_poses: RestPoses) -> Self {
         let source_names = BoneNames::new(&source.names);
         let from: Vec<Option<usize>> = (target.names.iter())
             .map(|name| {
@@ -231,6 +282,7 @@ impl<'a> Retargeter<'a> {
             facing,
             same_offset: Vec::new(),
             scale,
+            align: Vec::new(),
         };
         retargeter.same_offset = (0..target.len())
             .map(|bone| {
@@ -240,7 +292,98 @@ impl<'a> Retargeter<'a> {
                 offset.distance(own) <= 1e-3 * own.length().max(1.0)
             })
             .collect();
+        retargeter.align = (0..target.len())
+            .map(|bone| match rest_poses {
+                RestPoses::Align => retargeter.alignment(bone),
+                RestPoses::Keep => (glam::Quat::IDENTITY, Alignment::None),
+            })
+            .collect();
         retargeter
+    }
+
+    /// The turn that lays target `bone`'s rest direction (from its joint
+    /// to the next mapped joint down its chain) on its source's.
+    fn alignment(&self, bone: usize) -> (glam::Quat, Alignment) {
+        let none = (glam::Quat::IDENTITY, Alignment::None);
+        let (Some(src), Some(_)) = (self.from[bone], self.target.parents[bone]) else { return none };
+        let Some((child, src_child)) = self.chain_child(bone, src) else {
+            return (glam::Quat::IDENTITY, Alignment::NoDirection);
+        };
+        let own = self.rest[child].position - self.rest[bone].position;
+        let wanted = self.source_rest[src_child].position - self.source_rest[src].position;
+        match (own.try_normalize(), wanted.try_normalize()) {
+            (Some(own), Some(wanted)) => {
+                let turn = glam::Quat::from_rotation_arc(own, wanted);
+                (turn, Alignment::Turned(own.angle_between(wanted).to_degrees()))
+            }
+            _ => (glam::Quat::IDENTITY, Alignment::NoDirection),
+        }
+    }
+
+    /// The next mapped joint down `bone`'s chain, with its source: the
+    /// first mapped descendant (no mapped bone between) whose source lies
+    /// below `src`, on the bone's own side where there is a choice (a spine
+    /// continues up its spine, not into an arm).
+    fn chain_child(&self, bone: usize, src: usize) -> Option<(usize, usize)> {
+        let below = |mut b: usize, top: usize, parents: &[Option<usize>]| {
+            while let Some(p) = parents[b] {
+                if p == top {
+                    return true;
+                }
+                b = p;
+            }
+            false
+        };
+        let nearest_mapped = |mut b: usize| {
+            while let Some(p) = self.target.parents[b] {
+                if self.from[p].is_some() {
+                    return Some(p);
+                }
+                b = p;
+            }
+            None
+        };
+        let side = side_of(&bone_name(&self.target.names[bone]));
+        let candidates: Vec<(usize, usize)> = (self.target.order.iter())
+            .filter_map(|&c| Some((c, self.from[c]?)))
+            .filter(|&(c, sc)| nearest_mapped(c) == Some(bone) && below(sc, src, &self.source_parents))
+            .collect();
+        let same_side = candidates.iter().find(|&&(c, _)| side_of(&bone_name(&self.target.names[c])) == side);
+        same_side.or(candidates.first()).copied()
+    }
+
+    /// How each target bone's rest was aligned to its source's.
+    pub fn alignments(&self) -> impl Iterator<Item = (usize, Alignment)> + '_ {
+        self.align.iter().enumerate().map(|(bone, (_, how))| (bone, *how))
+    }
+
+    /// The alignment in words: how many bones turned, the largest turns,
+    /// and the mapped bones left unaligned.
+    pub fn alignment_report(&self) -> Vec<String> {
+        let name = |bone: usize| bone_name(&self.target.names[bone]).into_owned();
+        let mut turned: Vec<(usize, f32)> = (self.alignments())
+            .filter_map(|(bone, how)| match how {
+                Alignment::Turned(degrees) if degrees >= 0.5 => Some((bone, degrees)),
+                _ => None,
+            })
+            .collect();
+        turned.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let unaligned: Vec<String> =
+            self.alignments().filter(|(_, how)| *how == Alignment::NoDirection).map(|(bone, _)| name(bone)).collect();
+        let mut lines = Vec::new();
+        if !turned.is_empty() {
+            let largest: Vec<String> =
+                turned.iter().take(4).map(|&(bone, degrees)| format!("{} {degrees:.1}°", name(bone))).collect();
+            lines.push(format!(
+                "rest poses differ: {} bones turned to point as the source's do (largest: {})",
+                turned.len(),
+                largest.join(", ")
+            ));
+        }
+        if !unaligned.is_empty() {
+            lines.push(format!("no mapped joint below, so not aligned to the source's rest: {}", unaligned.join(", ")));
+        }
+        lines
     }
 
     /// Target bones with a source bone, parents first, with it.
@@ -273,6 +416,7 @@ impl<'a> Retargeter<'a> {
             (Some(src), _) => {
                 self.source_pose(world, src).rotation
                     * self.source_rest[src].rotation.inverse()
+                    * self.align[bone].0
                     * self.rest[bone].rotation
             }
             (None, Some(parent)) => self.world_rotation(world, parent) * self.target.rest[bone].rotation.normalize(),
@@ -303,6 +447,20 @@ impl<'a> Retargeter<'a> {
 /// A model-space pose turned about the model's origin.
 fn turned(turn: glam::Quat, pose: BonePose) -> BonePose {
     BonePose { position: turn * pose.position, rotation: turn * pose.rotation }
+}
+
+/// The side a bone's name puts it on: `Some('l')` or `Some('r')` for a
+/// word `L`/`R` or one starting `left`/`right` (`Bip01 L Hand`,
+/// `mixamorig:LeftHand`), `None` on the middle line.
+fn side_of(name: &str) -> Option<char> {
+    let lower = name.to_ascii_lowercase().replace(['-', '_', '.', ':'], " ");
+    lower.split_whitespace().find_map(|word| match word {
+        "l" => Some('l'),
+        "r" => Some('r'),
+        w if w.starts_with("left") => Some('l'),
+        w if w.starts_with("right") => Some('r'),
+        _ => None,
+    })
 }
 
 /// The quarter turn about Y that lays the source's left-to-right
@@ -396,8 +554,10 @@ mod tests {
         let rig = Rig::new(&skeleton).unwrap();
         let walk = walk();
         let identity = suggest_map(&names(&skeleton), &names(&skeleton));
-        let (same, dropped) = retarget(&walk, &identity, &rig, &rig);
+        let Retargeted { animation: same, dropped, alignment } =
+            retarget(&walk, &identity, &rig, &rig, RestPoses::Align);
         assert!(dropped.is_empty());
+        assert!(alignment.iter().all(|line| !line.contains("turned")), "alike rests need no turn: {alignment:?}");
         for t in [0.0, 333.0, 750.0] {
             let (a, b) = (rig.world_pose(&Clip::new(&walk), t), rig.world_pose(&Clip::new(&same), t));
             // 4002 rotations are not exactly unit length; composing and
@@ -419,7 +579,7 @@ mod tests {
             bone.rotation = parent_twist * bone.rotation * twist(i);
         }
         let tall_rig = Rig::new(&tall).unwrap();
-        let (moved, _) = retarget(&walk, &identity, &rig, &tall_rig);
+        let moved = retarget(&walk, &identity, &rig, &tall_rig, RestPoses::Align).animation;
         let travel = |a: &Animation, r: &Rig| {
             r.world_pose(&Clip::new(a), 1000.0)[0].position.z - r.world_pose(&Clip::new(a), 0.0)[0].position.z
         };
@@ -433,6 +593,59 @@ mod tests {
         for t in [100.0, 600.0] {
             let (a, b) = (turn(&moved, &tall_rig, t), turn(&walk, &rig, t));
             assert!(a.normalize().dot(b.normalize()).abs() > 0.9999, "the foot turns alike at {t}: {a} vs {b}");
+        }
+    }
+
+    /// The Biped with its upper arms raised at rest by `degrees` about the
+    /// forward axis (towards a T-pose), joints below them kept as they are
+    /// relative to the arm.
+    fn raised_arms(degrees: f32) -> Skeleton {
+        let mut skeleton = biped::skeleton();
+        let rig = Rig::new(&skeleton).unwrap();
+        let rest = rig.to_world(&rig.rest);
+        for side in ["L", "R"] {
+            let arm = rig.bone(format!("Bip01 {side} UpperArm").as_bytes()).unwrap();
+            let parent = rig.parents[arm].unwrap();
+            let outwards = rest[arm].position.x.signum();
+            // A turn about the model's forward axis (Z) in the parent's frame.
+            let turn = Quat::from_rotation_z(outwards * degrees.to_radians());
+            let local_turn = rest[parent].rotation.inverse() * turn * rest[parent].rotation;
+            skeleton.bones[arm].rotation = local_turn * skeleton.bones[arm].rotation;
+        }
+        skeleton
+    }
+
+    /// World direction from `bone` to `child`.
+    fn direction(rig: &Rig, world: &[BonePose], bone: &str, child: &str) -> Vec3 {
+        let (b, c) = (rig.bone(bone.as_bytes()).unwrap(), rig.bone(child.as_bytes()).unwrap());
+        (world[c].position - world[b].position).normalize()
+    }
+
+    #[test]
+    fn a_source_resting_otherwise_moves_the_limbs_where_its_own_point() {
+        // The same motion on a skeleton resting with raised arms (as a
+        // T-pose rig rests): the walk's keys are whole local poses, so the
+        // source's limbs move exactly as on the Biped; only the rest poses
+        // differ, which copying turns from rest would add to the arms.
+        let target = Rig::new(&biped::skeleton()).unwrap();
+        let source = Rig::new(&raised_arms(70.0)).unwrap();
+        let walk = walk();
+        let map = suggest_map(&names(&biped::skeleton()), &names(&biped::skeleton()));
+        let aligned = retarget(&walk, &map, &source, &target, RestPoses::Align);
+        assert!(aligned.alignment.iter().any(|l| l.contains("UpperArm 70.0°")), "{:?}", aligned.alignment);
+        let kept = retarget(&walk, &map, &source, &target, RestPoses::Keep).animation;
+        for t in [0.0, 400.0] {
+            let from = source.world_pose(&Clip::new(&walk), t);
+            let onto = target.world_pose(&Clip::new(&aligned.animation), t);
+            let old = target.world_pose(&Clip::new(&kept), t);
+            for side in ["L", "R"] {
+                let (arm, forearm) = (format!("Bip01 {side} UpperArm"), format!("Bip01 {side} Forearm"));
+                let want = direction(&source, &from, &arm, &forearm);
+                let got = direction(&target, &onto, &arm, &forearm).angle_between(want).to_degrees();
+                let off = direction(&target, &old, &arm, &forearm).angle_between(want).to_degrees();
+                assert!(got < 1.0, "{side} arm at {t} ms: {got}° from the source's");
+                assert!(off > 60.0, "keeping the rests leaves it {off}° off");
+            }
         }
     }
 }

@@ -85,14 +85,15 @@ pub fn poses(track: &Track) -> bool {
 /// and interpolate linearly (Bevy's curves, glTF's `LINEAR`). Where keys
 /// share a time, the client (looking for the first key later than now)
 /// blends toward the first of them until that time and from the last of
-/// them on: so the first goes just before the time and the last at it.
-pub fn keyframes_in_seconds(keys: &[Key]) -> Vec<(f32, &Key)> {
+/// them on: so the first goes `jump_s` seconds before the time (one step
+/// of `f32` when 0) and the last at it.
+pub fn keyframes_in_seconds(keys: &[Key], jump_s: f32) -> Vec<(f32, &Key)> {
     let mut steps = Vec::with_capacity(keys.len());
     for same_time in keys.chunk_by(|a, b| a.time_ms == b.time_ms) {
         let (first, last) = (&same_time[0], &same_time[same_time.len() - 1]);
         let at = first.time_ms as f32 / 1000.0;
         if same_time.len() > 1 {
-            steps.push((at.next_down(), first));
+            steps.push((if jump_s > 0.0 { at - jump_s } else { at.next_down() }, first));
         }
         steps.push((at, last));
     }

@@ -1,7 +1,8 @@
 //! Reading any valid glTF 2.0: `.glb` or `.gltf`, buffers in the binary
 //! chunk, in data URIs or in files beside it.
 
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
 
 use ::gltf::json::validation::Validate;
 use ::gltf::{Document, Gltf};
@@ -33,32 +34,27 @@ impl GltfDocument {
     /// Parses a `.glb` or `.gltf` in memory; `base` is where relative buffer
     /// URIs are looked for (none: such buffers are an error).
     pub fn from_slice(bytes: &[u8], base: Option<&Path>) -> Result<Self, GltfError> {
-        let Gltf { document, blob } =
+        let Gltf { document, mut blob } =
             Gltf::from_slice_without_validation(bytes).map_err(|e| GltfError::Invalid(e.to_string()))?;
         validate(&document)?;
         let buffers = document
             .buffers()
             .map(|buffer| {
-                let bytes = match buffer.source() {
-                    ::gltf::buffer::Source::Bin => blob.clone().ok_or_else(|| {
-                        GltfError::Invalid(format!(
-                            "buffer {}: refers to a binary chunk the file lacks",
-                            buffer.index()
-                        ))
-                    })?,
-                    ::gltf::buffer::Source::Uri(uri) => read_uri(uri, base).map_err(|why| {
-                        GltfError::Read(format!("buffer {} ('{}'): {why}", buffer.index(), short(uri)))
-                    })?,
-                };
-                if bytes.len() < buffer.length() {
-                    return Err(GltfError::Invalid(format!(
-                        "buffer {}: {} bytes declared, {} found",
-                        buffer.index(),
-                        buffer.length(),
-                        bytes.len()
-                    )));
+                let (index, declared) = (buffer.index(), buffer.length());
+                match buffer.source() {
+                    // Only the first buffer may be the binary chunk: it is
+                    // taken, not copied.
+                    ::gltf::buffer::Source::Bin => {
+                        let chunk = blob.take().filter(|_| index == 0).ok_or_else(|| {
+                            GltfError::Invalid(format!("buffer {index}: refers to a binary chunk the file lacks"))
+                        })?;
+                        // The chunk is padded to 4 bytes.
+                        check_length(index, declared, chunk.len(), 3)?;
+                        Ok(chunk)
+                    }
+                    ::gltf::buffer::Source::Uri(uri) => read_uri(uri, base, declared)
+                        .map_err(|why| GltfError::Read(format!("buffer {index} ('{}'): {why}", short(uri)))),
                 }
-                Ok(bytes)
             })
             .collect::<Result<_, _>>()?;
         Ok(Self { document, buffers })
@@ -113,18 +109,62 @@ fn validate(document: &Document) -> Result<(), GltfError> {
     Ok(())
 }
 
-/// A buffer URI's bytes: a base64 data URI, or a file relative to `base`.
-fn read_uri(uri: &str, base: Option<&Path>) -> Result<Vec<u8>, String> {
+/// A buffer of `declared` bytes holding `found`: refused unless they agree
+/// (within `padding` bytes more).
+fn check_length(index: usize, declared: usize, found: usize, padding: usize) -> Result<(), GltfError> {
+    if found < declared || found > declared.saturating_add(padding) {
+        return Err(GltfError::Invalid(format!("buffer {index}: {declared} bytes declared, {found} found")));
+    }
+    Ok(())
+}
+
+/// A buffer URI's `declared` bytes: a base64 data URI, or a file inside
+/// the folder `base` ([`read_inside`]).
+fn read_uri(uri: &str, base: Option<&Path>, declared: usize) -> Result<Vec<u8>, String> {
     if let Some(data) = uri.strip_prefix("data:") {
         let (_, payload) = data.split_once(";base64,").ok_or("a data URI that is not base64")?;
-        return base64::engine::general_purpose::STANDARD.decode(payload).map_err(|e| e.to_string());
+        let bytes = base64::engine::general_purpose::STANDARD.decode(payload).map_err(|e| e.to_string())?;
+        if bytes.len() != declared {
+            return Err(format!("{declared} bytes declared, the data URI holds {}", bytes.len()));
+        }
+        return Ok(bytes);
     }
     if uri.contains("://") {
         return Err("only data URIs and relative file names are read".into());
     }
     let base = base.ok_or("a file name, but the glTF was not read from a folder")?;
-    let path: PathBuf = base.join(&*percent_encoding::percent_decode_str(uri).decode_utf8_lossy());
-    std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
+    read_inside(base, &percent_encoding::percent_decode_str(uri).decode_utf8_lossy(), declared)
+}
+
+/// The file `name` inside the folder `base`, which must be a regular file
+/// of `declared` bytes: a hostile `.gltf` cannot read an absolute path, go
+/// up with `..` or through a link out of its folder, or hang on a device
+/// or a FIFO, and no more than it declares is read.
+fn read_inside(base: &Path, name: &str, declared: usize) -> Result<Vec<u8>, String> {
+    let relative = Path::new(name);
+    if !relative.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
+        return Err("a buffer file must be named relative to the glTF's folder, without '..'".into());
+    }
+    let folder = base.canonicalize().map_err(|e| format!("{}: {e}", base.display()))?;
+    let path: PathBuf = folder.join(relative);
+    let resolved = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
+    if !resolved.starts_with(&folder) {
+        return Err(format!("{} leads outside the glTF's folder", path.display()));
+    }
+    let metadata = std::fs::metadata(&resolved).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !metadata.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    if metadata.len() != declared as u64 {
+        return Err(format!("{declared} bytes declared, {} holds {}", path.display(), metadata.len()));
+    }
+    let mut bytes = Vec::with_capacity(declared);
+    let file = std::fs::File::open(&resolved).map_err(|e| format!("{}: {e}", path.display()))?;
+    file.take(declared as u64).read_to_end(&mut bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() != declared {
+        return Err(format!("{declared} bytes declared, {} gave {}", path.display(), bytes.len()));
+    }
+    Ok(bytes)
 }
 
 /// A URI for messages: data URIs are long.

@@ -2,8 +2,9 @@
 //!
 //! - Bones become nodes named exactly as the bones, holding their rest
 //!   poses, in the skeleton's order (node `i` is bone `i`).
-//! - Axes: the engine's left-handed axes are mirrored on Z into glTF's
-//!   right-handed, Y-up ones ([`crate::anim::axes`]), and every length is
+//! - Axes: the engine's left-handed axes are mirrored on X into glTF's
+//!   right-handed, Y-up ones ([`crate::anim::axes`]), so the character
+//!   faces +Z as glTF's convention wants, and every length is
 //!   multiplied by [`ExportOptions::scale`] (0.01 by default: the engine's
 //!   unit is about a centimetre, glTF's is the metre).
 //! - Meshes are skinned to one skin whose joints are all the bones, with the
@@ -29,13 +30,20 @@ use ::gltf::json::{self, Index};
 use glam::{Mat4, Quat, Vec3};
 
 use super::GltfError;
-use super::extras::AnimationExtras;
+use super::extras::{AnimationExtras, scene_extras};
 use super::glb::GlbBuilder;
-use crate::anim::axes::{mirror_position, mirror_rotation};
+use crate::anim::axes::{mirror_x_position, mirror_x_rotation};
 use crate::anim::{MeshBinding, Rig, keyframes_in_seconds, poses, sample_keys, swapped_triangles, vertex_influences};
 use crate::format::{AddressMode, Animation, Dds, Filtering, Key, Material, Skeleton, Track};
 use crate::resource::MeshFiles;
 use crate::surface::{Faces, ROUGHNESS, Surface, SurfaceTexture, Transparency};
+
+/// How long before a jump (keys sharing a time) its first key is written:
+/// glTF has no instant change within a `LINEAR` channel, and Blender merges
+/// keys closer than a hundredth of a frame (0.42 ms at 24 frames a second),
+/// so the jump is written as a half-millisecond ramp, which the import
+/// reads back as a jump.
+pub const JUMP_S: f32 = 0.0005;
 
 /// The extension for passes drawn without lighting (`lighting false`).
 const UNLIT: &str = "KHR_materials_unlit";
@@ -75,21 +83,27 @@ pub fn export(
         return Err(GltfError::Scale(options.scale));
     }
     let rig = Rig::new(skeleton).map_err(|e| GltfError::Skeleton(e.to_string()))?;
+    if rig.len() > usize::from(u16::MAX) + 1 {
+        let why = format!("{} bones: a glTF joint index holds 65,536 at most", rig.len());
+        return Err(GltfError::Skeleton(why));
+    }
     let mut out = Exporter { glb: GlbBuilder::new(), rig: &rig, scale: options.scale, warnings: Vec::new() };
     let mut scene_nodes = out.bones(skeleton);
-    if !meshes.is_empty() {
-        let skin = out.skin();
-        let mut textures = HashMap::new();
-        for mesh in meshes {
-            scene_nodes.push(out.mesh(mesh, skin, &mut textures));
-        }
+    // Always a skin, so that tools build an armature even without meshes.
+    let skin = out.skin();
+    let mut textures = HashMap::new();
+    for mesh in meshes {
+        scene_nodes.push(out.mesh(mesh, skin, &mut textures));
     }
+    let mut written = Vec::new();
     for (name, animation) in animations {
-        out.animation(name, animation)?;
+        if out.animation(name, animation)? {
+            written.push((name.clone(), AnimationExtras::of(animation)));
+        }
     }
     let scene = out.glb.root.push(json::Scene {
         extensions: None,
-        extras: Default::default(),
+        extras: Some(scene_extras(&written)?),
         name: Some(skeleton_name(skeleton, meshes)),
         nodes: scene_nodes,
     });
@@ -110,12 +124,12 @@ struct Exporter<'a> {
 
 impl Exporter<'_> {
     fn position(&self, p: Vec3) -> [f32; 3] {
-        (mirror_position(p) * self.scale).to_array()
+        (mirror_x_position(p) * self.scale).to_array()
     }
 
     /// glTF wants unit quaternions; the files' are close to unit.
     fn rotation(q: Quat) -> [f32; 4] {
-        mirror_rotation(q).normalize().to_array()
+        mirror_x_rotation(q).normalize().to_array()
     }
 
     /// One node a bone, in the skeleton's order; returns the roots.
@@ -214,7 +228,7 @@ impl Exporter<'_> {
         attributes.insert(Valid(Semantic::Positions), self.glb.accessor(&positions, Some(Target::ArrayBuffer), true));
         if mesh.normals.len() == count {
             let normals: Vec<[f32; 3]> =
-                mesh.normals.iter().map(|n| mirror_position(n.normalize_or(Vec3::Y)).to_array()).collect();
+                mesh.normals.iter().map(|n| mirror_x_position(n.normalize_or(Vec3::Y)).to_array()).collect();
             attributes.insert(Valid(Semantic::Normals), self.glb.accessor(&normals, Some(Target::ArrayBuffer), false));
         }
         for (set, uvs) in [&mesh.uv0, &mesh.uv1].into_iter().enumerate() {
@@ -250,7 +264,13 @@ impl Exporter<'_> {
         (joints.into_iter().zip(amounts))
             .map(|(js, ws)| match ws.iter().sum::<f32>() {
                 sum if sum > 0.0 => {
-                    (js.map(|j| binding.palette.get(usize::from(j)).map_or(root, |&b| b as u16)), ws.map(|w| w / sum))
+                    // A slot of weight 0 names joint 0, as validators expect
+                    // of unused slots.
+                    let joint = |k: usize| match ws[k] > 0.0 {
+                        true => binding.palette.get(usize::from(js[k])).map_or(root, |&b| b as u16),
+                        false => 0,
+                    };
+                    (std::array::from_fn(joint), ws.map(|w| w / sum))
                 }
                 // No positive weight: the client collapses the vertex; glTF
                 // needs a joint, so the root holds it.
@@ -369,7 +389,8 @@ impl Exporter<'_> {
     }
 
     /// One glTF animation: two channels a track that poses a bone.
-    fn animation(&mut self, name: &str, animation: &Animation) -> Result<(), GltfError> {
+    /// Writes an animation; false when no track poses a bone (left out).
+    fn animation(&mut self, name: &str, animation: &Animation) -> Result<bool, GltfError> {
         let (mut channels, mut samplers, mut animated) = (Vec::new(), Vec::new(), Vec::new());
         for track in animation.tracks.iter().filter(|t| poses(t)) {
             let Some(bone) = self.rig.bone(track.bone.c_str()) else {
@@ -415,7 +436,7 @@ impl Exporter<'_> {
         }
         if channels.is_empty() {
             self.warnings.push(format!("{name}: no track poses a bone of the skeleton; animation left out"));
-            return Ok(());
+            return Ok(false);
         }
         let extras = AnimationExtras::of(animation).to_raw()?;
         self.glb.root.push(json::Animation {
@@ -425,7 +446,7 @@ impl Exporter<'_> {
             name: Some(name.to_owned()),
             samplers,
         });
-        Ok(())
+        Ok(true)
     }
 
     /// A track's keyframes in seconds, as glTF needs them: times strictly
@@ -446,7 +467,7 @@ impl Exporter<'_> {
         }
         // Keys sharing 0 ms put their first just before 0: playback starts
         // at 0, where the last of them holds.
-        keyframes_in_seconds(&keys).into_iter().filter(|(t, _)| *t >= 0.0).map(|(t, k)| (t, *k)).unzip()
+        keyframes_in_seconds(&keys, JUMP_S).into_iter().filter(|(t, _)| *t >= 0.0).map(|(t, k)| (t, *k)).unzip()
     }
 }
 

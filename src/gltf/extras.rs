@@ -6,6 +6,13 @@
 //! "extras": { "io3d": { "version": 4002, "total_ms": 1000,
 //!   "events": [ { "type": "sound", "sub_info": "step.wav", "time_ms": 250.0 } ] } }
 //! ```
+//!
+//! The same are kept again in the scene's extras, by animation name
+//! (`{"io3d": {"animations": {"walk": {...}}}}`): Blender drops animation
+//! extras on import but keeps the scene's as custom properties, and writes
+//! them back when its export includes custom properties.
+
+use std::collections::BTreeMap;
 
 use ::gltf::json::Extras;
 use serde::{Deserialize, Serialize};
@@ -56,6 +63,29 @@ pub struct EventExtra {
 #[derive(Serialize, Deserialize)]
 struct Wrapper<T> {
     io3d: T,
+}
+
+/// The `"io3d"` object of the scene's extras.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct SceneExtras {
+    #[serde(default)]
+    animations: BTreeMap<String, AnimationExtras>,
+}
+
+/// The scene's extras for the animations written, by name.
+pub fn scene_extras(animations: &[(String, AnimationExtras)]) -> Result<Box<RawValue>, GltfError> {
+    let io3d = SceneExtras { animations: animations.iter().cloned().collect() };
+    serde_json::value::to_raw_value(&Wrapper { io3d }).map_err(|e| GltfError::Write(e.to_string()))
+}
+
+/// The extras a scene keeps for the animation `name`: `None` without
+/// them, an error naming the field when they are malformed.
+pub fn from_scene(extras: &Extras, name: &str) -> Result<Option<AnimationExtras>, String> {
+    let Some(raw) = extras else { return Ok(None) };
+    let value: serde_json::Value = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+    let Some(io3d) = value.get("io3d") else { return Ok(None) };
+    let mut scene = SceneExtras::deserialize(io3d).map_err(|e| format!("scene extras.io3d: {e}"))?;
+    Ok(scene.animations.remove(name))
 }
 
 impl AnimationExtras {

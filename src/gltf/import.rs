@@ -18,7 +18,7 @@ use super::GltfError;
 use super::document::GltfDocument;
 use super::source::{SourceAnimation, SourceNodes};
 use crate::anim::reduce::{Tolerance, reduce_keys};
-use crate::anim::{BoneMap, BonePose, Retargeter, Rig, suggest_map};
+use crate::anim::{BoneMap, BonePose, RestPoses, Retargeter, Rig, suggest_map};
 use crate::format::{AniVersion, Animation, Key, Skeleton, Track};
 
 /// How to import.
@@ -34,6 +34,14 @@ pub struct ImportOptions {
     pub version: Option<AniVersion>,
     /// Drop keys the client rebuilds within this; `None` keeps every key.
     pub tolerance: Option<Tolerance>,
+    /// How the source's rest pose meets the skeleton's (aligned by
+    /// default, so a T-pose rig plays on the game's A-pose skeleton).
+    pub rest: RestPoses,
+    /// The `.ani` this import replaces: what the glTF does not carry
+    /// (tools such as Blender drop the `io3d` extras) comes from it: the
+    /// version, total time, events and track weights, and the tracks of
+    /// bones the glTF does not animate, in the base's track order.
+    pub base: Option<Animation>,
 }
 
 /// An imported animation and how it was made.
@@ -52,6 +60,8 @@ pub struct Imported {
     pub keys_before: usize,
     /// What was left out (morph target channels, ...).
     pub warnings: Vec<String>,
+    /// How the rest poses were aligned ([`Retargeter::alignment_report`]).
+    pub alignment: Vec<String>,
 }
 
 /// A map from a glTF file's nodes to the skeleton's bones by
@@ -81,7 +91,7 @@ pub fn import(file: &GltfDocument, skeleton: &Skeleton, options: &ImportOptions)
     let source = SourceAnimation::read(file, pick_animation(file, options.animation.as_deref())?)?;
     let nodes = SourceNodes::new(&file.document)?;
     let map = options.map.clone().unwrap_or_else(|| suggested_map(&nodes.names, skeleton));
-    let retargeter = Retargeter::new(&map, &nodes.retarget_source(), &rig);
+    let retargeter = Retargeter::new(&map, &nodes.retarget_source(), &rig, options.rest);
     if retargeter.mapped().next().is_none() {
         return Err(GltfError::NoBones(source.name.clone()));
     }
@@ -110,12 +120,53 @@ pub fn import(file: &GltfDocument, skeleton: &Skeleton, options: &ImportOptions)
         tracks,
         trailing: Vec::new(),
     };
+    if let Some(base) = &options.base
+        && extras.is_none()
+    {
+        animation = onto_base(animation, base, options.version);
+    }
     let keys_before = animation.key_count();
     if let Some(tolerance) = options.tolerance {
         reduce_keys(&mut animation, tolerance);
     }
     let unmapped = unmapped_nodes(&source, &nodes, &map);
-    Ok(Imported { animation, map, unmapped, scale: retargeter.scale(), keys_before, warnings: source.skipped.clone() })
+    Ok(Imported {
+        animation,
+        map,
+        unmapped,
+        scale: retargeter.scale(),
+        keys_before,
+        warnings: source.skipped.clone(),
+        alignment: retargeter.alignment_report(),
+    })
+}
+
+/// `imported` laid over the `.ani` it replaces: the base's version (unless
+/// one was asked for), total time, events and trailing bytes; its tracks
+/// in order, each replaced by the imported track of its bone (keeping the
+/// base's weight) where there is one; then imported tracks the base lacks.
+fn onto_base(imported: Animation, base: &Animation, version: Option<AniVersion>) -> Animation {
+    let mut fresh: Vec<Option<Track>> = imported.tracks.into_iter().map(Some).collect();
+    let mut tracks: Vec<Track> = (base.tracks.iter())
+        .map(|old| {
+            let new = fresh.iter_mut().find(|t| t.as_ref().is_some_and(|t| t.bone.c_str() == old.bone.c_str()));
+            match new.and_then(Option::take) {
+                Some(new) => Track { weight: old.weight, ..new },
+                None => old.clone(),
+            }
+        })
+        .collect();
+    tracks.extend(fresh.into_iter().flatten());
+    let mut animation = Animation { tracks, ..base.clone() };
+    if let Some(version) = version.filter(|&v| v != base.version) {
+        animation.version = version;
+        // Keys carried over from the base are re-encoded for the version
+        // asked for; the imported ones are new values anyway.
+        for key in animation.tracks.iter_mut().flat_map(|t| t.keys.iter_mut()) {
+            key.packed = None;
+        }
+    }
+    animation
 }
 
 /// The named animation, or the only one.
@@ -131,20 +182,37 @@ fn pick_animation<'a>(file: &'a GltfDocument, name: Option<&str>) -> Result<::gl
         .ok_or_else(|| GltfError::NoAnimation { asked: name.map(str::to_owned), found: names })
 }
 
+/// Key times closer than this (in seconds) are a jump: the export writes
+/// the first key of a jump [`JUMP_S`](super::export::JUMP_S) before the
+/// time (0.5 ms), and an `.ani`'s own keys are whole milliseconds apart.
+const JUMP_WINDOW_S: f64 = 0.00075;
+
 /// Key times (seconds, sorted) as the keys to write: at whole
 /// milliseconds, sampled at the source's own time. Times that round to one
-/// millisecond give one key, the last; but two under a microsecond apart
-/// are a jump (as the exporter writes keys sharing a time), and give two
-/// keys at that millisecond, which the client plays as a jump.
+/// millisecond give one key, the last; but two closer than
+/// [`JUMP_WINDOW_S`] are a jump (as the exporter writes keys sharing a
+/// time), and give two keys at the later one's millisecond, which the
+/// client plays as a jump.
 fn key_instants(times: &[f32]) -> Vec<(i32, f32)> {
     let ms = |t: f32| (f64::from(t) * 1000.0).round() as i32;
-    let mut keys = Vec::with_capacity(times.len());
-    for same_ms in times.chunk_by(|a, b| ms(*a) == ms(*b)) {
-        let (first, last) = (same_ms[0], same_ms[same_ms.len() - 1]);
-        if last - first > 0.0 && last - first < 1e-6 {
-            keys.push((ms(first), first));
+    let mut keys: Vec<(i32, f32)> = Vec::with_capacity(times.len());
+    let mut jump_ends_at = None;
+    let mut rest = times;
+    while let [t, tail @ ..] = rest {
+        rest = tail;
+        if let [next, after @ ..] = tail
+            && next > t
+            && f64::from(next - t) < JUMP_WINDOW_S
+        {
+            keys.extend([(ms(*next), *t), (ms(*next), *next)]);
+            jump_ends_at = Some(ms(*next));
+            rest = after;
+            continue;
         }
-        keys.push((ms(last), last));
+        match keys.last_mut() {
+            Some(last) if last.0 == ms(*t) && jump_ends_at != Some(last.0) => *last = (ms(*t), *t),
+            _ => keys.push((ms(*t), *t)),
+        }
     }
     keys
 }

@@ -6,7 +6,8 @@
 //!   capture) retargeted onto a game skeleton, as an `.ani`.
 //!
 //! Both convert between the engine's left-handed axes and glTF's
-//! right-handed, Y-up ones by mirroring Z ([`crate::anim::axes`]), and keep
+//! right-handed, Y-up ones by mirroring X ([`crate::anim::axes`]: the
+//! character faces +Z, glTF's front), and keep
 //! what glTF has no place for (version, total time, events, track weights) in the
 //! animation's extras ([`AnimationExtras`]), so a round trip gives back the
 //! same keys and events.

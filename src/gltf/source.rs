@@ -9,9 +9,9 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 
 use super::GltfError;
 use super::document::{GltfDocument, animation_name};
-use super::extras::AnimationExtras;
+use super::extras::{AnimationExtras, from_scene};
 use crate::anim::BonePose;
-use crate::anim::axes::{mirror_position, mirror_rotation};
+use crate::anim::axes::{mirror_x_position, mirror_x_rotation};
 use crate::anim::retarget::RetargetSource;
 
 /// A node's local transform.
@@ -83,7 +83,7 @@ impl SourceNodes {
         (matrices.iter())
             .map(|m| {
                 let (_, rotation, translation) = m.to_scale_rotation_translation();
-                BonePose { position: mirror_position(translation), rotation: mirror_rotation(rotation.normalize()) }
+                BonePose { position: mirror_x_position(translation), rotation: mirror_x_rotation(rotation.normalize()) }
             })
             .collect()
     }
@@ -128,8 +128,14 @@ impl SourceAnimation {
     /// Reads an animation's channels, checking each accessor first.
     pub fn read(file: &GltfDocument, animation: ::gltf::Animation<'_>) -> Result<Self, GltfError> {
         let name = animation_name(&animation);
-        let extras = AnimationExtras::from_extras(animation.extras())
+        let own = AnimationExtras::from_extras(animation.extras())
             .map_err(|why| GltfError::Invalid(format!("animation '{name}': {why}")))?;
+        // Where a tool dropped them (Blender), the scene's copy.
+        let kept = |scene: ::gltf::Scene<'_>| from_scene(scene.extras(), &name).transpose();
+        let extras = match own {
+            Some(extras) => Some(extras),
+            None => file.document.scenes().find_map(kept).transpose().map_err(GltfError::Invalid)?,
+        };
         check_channels(&file.document, animation.index())
             .map_err(|why| GltfError::Invalid(format!("animation '{name}': {why}")))?;
         let (mut curves, mut skipped) = (Vec::new(), Vec::new());

@@ -8,7 +8,7 @@ use glam::{Quat, Vec3};
 
 use super::*;
 use crate::anim::{BoneMap, Clip, Rig, biped};
-use crate::format::{AniVersion, Animation, Event, FileString, Skeleton};
+use crate::format::{AniVersion, Animation, Event, FileString, Skeleton, Track};
 use crate::resource::MeshFiles;
 
 fn read(path: &str) -> Vec<u8> {
@@ -294,16 +294,16 @@ fn steps_cubic_splines_matrices_and_sparse_accessors_are_read_by_gltfs_rules() {
     let animation = SourceAnimation::read(&file, file.document.animations().next().unwrap()).unwrap();
     let hips = nodes.names.iter().position(|n| n == "Hips").unwrap();
     let at = |t: f32| animation.world(&nodes, t)[hips];
-    // STEP holds until the next key; positions are mirrored on Z.
+    // STEP holds until the next key; positions are mirrored on X.
     assert!(at(0.49).position.abs_diff_eq(Vec3::new(0.0, 1.0, 0.0), 1e-6));
-    assert!(at(0.5).position.abs_diff_eq(Vec3::new(0.0, 1.0, -1.0), 1e-6));
-    assert!(at(7.0).position.abs_diff_eq(Vec3::new(0.0, 1.0, -2.0), 1e-6));
+    assert!(at(0.5).position.abs_diff_eq(Vec3::new(0.0, 1.0, 1.0), 1e-6));
+    assert!(at(7.0).position.abs_diff_eq(Vec3::new(0.0, 1.0, 2.0), 1e-6));
     // With zero tangents the Hermite curve eases the components: a quarter
     // of the way from the 0.5 rad key to the 1.0 rad one, 5/32 of the way.
     let h = 3.0 * 0.0625 - 2.0 * 0.015625;
     let (a, b) = (glam::Vec4::from(Quat::from_rotation_y(0.5)), glam::Vec4::from(Quat::from_rotation_y(1.0)));
     let eased = a * (1.0 - h) + b * h;
-    let expected = crate::anim::axes::mirror_rotation(Quat::from_vec4(eased).normalize());
+    let expected = crate::anim::axes::mirror_x_rotation(Quat::from_vec4(eased).normalize());
     let angle = degrees(at(0.625).rotation, expected);
     assert!(angle < 1e-3, "{angle} degrees off");
     assert_eq!(animation.key_times([hips]), [0.0, 0.5, 1.0]);
@@ -469,8 +469,118 @@ fn characters_export_with_skins_materials_and_png_textures() {
         mesh.primitives().next().unwrap().material().unlit()
     };
     assert!(unlit("biped_sword") && !unlit("biped_body"));
-    // Vertices in metres, mirrored on Z.
+    // Vertices in metres, mirrored on X: the character faces +Z.
     let first = reader.read_positions().unwrap().next().unwrap();
     let stored = meshes[0].mesh.positions[0];
-    assert!(Vec3::from(first).abs_diff_eq(Vec3::new(stored.x, stored.y, -stored.z) * 0.01, 1e-6));
+    assert!(Vec3::from(first).abs_diff_eq(Vec3::new(-stored.x, stored.y, stored.z) * 0.01, 1e-6));
+}
+
+/// The walk as a `.gltf` in a fresh folder whose buffer is the file
+/// `uri` says; returns the folder, the `.gltf` path and the buffer's bytes.
+fn walk_gltf(uri: &str) -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
+    let glb = export_one(&skeleton(), "walk", &clip("biped_walk_4002.ani"), 0.01);
+    let parsed = ::gltf::Gltf::from_slice(&glb).unwrap();
+    let (mut root, blob) = (parsed.document.into_json(), parsed.blob.unwrap());
+    root.buffers[0].uri = Some(uri.into());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("walk.gltf");
+    std::fs::write(&path, json::serialize::to_vec(&root).unwrap()).unwrap();
+    (dir, path, blob)
+}
+
+#[test]
+fn hostile_buffer_uris_read_nothing_outside_the_folder() {
+    let refused = |uri: &str, setup: &dyn Fn(&std::path::Path, &[u8])| {
+        let (dir, path, blob) = walk_gltf(uri);
+        setup(dir.path(), &blob);
+        GltfDocument::open(&path).err().map(|e| e.to_string()).unwrap_or_default()
+    };
+    let nothing = |_: &std::path::Path, _: &[u8]| {};
+    assert!(refused("/etc/passwd", &nothing).contains("relative to the glTF's folder"));
+    assert!(refused("../walk.bin", &nothing).contains("without '..'"));
+    assert!(refused("sub/../../walk.bin", &nothing).contains("without '..'"));
+    let link_out =
+        refused("zero.bin", &|dir, _| std::os::unix::fs::symlink("/dev/zero", dir.join("zero.bin")).unwrap());
+    assert!(link_out.contains("outside the glTF's folder"), "{link_out}");
+    let fifo = refused("pipe.bin", &|dir, _| {
+        let made = std::process::Command::new("mkfifo").arg(dir.join("pipe.bin")).status().unwrap();
+        assert!(made.success());
+    });
+    assert!(fifo.contains("not a regular file"), "{fifo}");
+    let short =
+        refused("walk.bin", &|dir, blob| std::fs::write(dir.join("walk.bin"), &blob[..blob.len() - 8]).unwrap());
+    assert!(short.contains("bytes declared"), "{short}");
+    let long =
+        refused("walk.bin", &|dir, blob| std::fs::write(dir.join("walk.bin"), [blob, b"more"].concat()).unwrap());
+    assert!(long.contains("bytes declared"), "{long}");
+    let fine = refused("walk.bin", &|dir, blob| std::fs::write(dir.join("walk.bin"), blob).unwrap());
+    assert_eq!(fine, "", "the same file, well formed, reads");
+}
+
+#[test]
+fn a_base_ani_gives_back_what_a_tool_dropped() {
+    let skeleton = skeleton();
+    let mut walk = clip("biped_walk_4002.ani");
+    walk.tracks[3].weight = 0.5;
+    let glb = export_one(&skeleton, "walk", &walk, 0.01);
+    // What Blender's default export keeps: no extras anywhere, and the
+    // clip ends at its last key.
+    let mut root = ::gltf::Gltf::from_slice(&glb).unwrap().document.into_json();
+    root.animations[0].extras = None;
+    root.scenes[0].extras = None;
+    let file = GltfDocument::from_slice(&with_json(root, &glb), None).unwrap();
+    let bare = import(&file, &skeleton, &ImportOptions::default()).unwrap().animation;
+    assert!(bare.events.is_empty() && bare.tracks[3].weight == 1.0, "without the base, they are lost");
+    // The base also holds a track the glTF lacks (a bone not in the
+    // skeleton): it stays, in its place.
+    let mut base = walk.clone();
+    base.tracks
+        .insert(1, Track { bone: FileString::from("Bip01 Ponytail"), weight: 1.0, keys: walk.tracks[1].keys.clone() });
+    let options = ImportOptions { base: Some(base.clone()), ..ImportOptions::default() };
+    let back = import(&file, &skeleton, &options).unwrap().animation;
+    assert_eq!((back.version, back.total_ms, &back.events), (base.version, base.total_ms, &base.events));
+    let names = |a: &Animation| a.tracks.iter().map(|t| t.bone.to_text()).collect::<Vec<_>>();
+    assert_eq!(names(&back), names(&base));
+    assert_eq!(back.tracks[1], base.tracks[1], "the track the glTF lacks is the base's, words and all");
+    assert_eq!(back.tracks[4].weight, 0.5);
+    let times = |a: &Animation, t: usize| a.tracks[t].keys.iter().map(|k| k.time_ms).collect::<Vec<_>>();
+    assert_eq!(times(&back, 4), times(&walk, 3), "the glTF's keys, where it has them");
+}
+
+#[test]
+fn scene_extras_carry_the_clip_where_a_tool_dropped_the_animations() {
+    let skeleton = skeleton();
+    let walk = clip("biped_walk_4002.ani");
+    let glb = export_one(&skeleton, "walk", &walk, 0.01);
+    let parsed = ::gltf::Gltf::from_slice(&glb).unwrap();
+    let mut root = parsed.document.into_json();
+    root.animations[0].extras = None;
+    let back = import(&GltfDocument::from_slice(&with_json(root, &glb), None).unwrap(), &skeleton, &Default::default())
+        .unwrap()
+        .animation;
+    assert_eq!((back.total_ms, &back.events, back.version), (walk.total_ms, &walk.events, walk.version));
+}
+
+#[test]
+fn jumps_are_written_half_a_millisecond_wide_and_read_back_as_jumps() {
+    let mut walk = clip("biped_walk_4000.ani");
+    let track = &mut walk.tracks[0];
+    let at = track.keys[10].time_ms;
+    let mut jumped = track.keys[10];
+    jumped.position.y += 20.0;
+    track.keys.insert(11, jumped);
+    let skeleton = skeleton();
+    let glb = export_one(&skeleton, "walk", &walk, 0.01);
+    let file = GltfDocument::from_slice(&glb, None).unwrap();
+    let times: Vec<f32> = {
+        let channel = file.document.animations().next().unwrap().channels().next().unwrap();
+        channel.reader(|b| file.buffer(b)).read_inputs().unwrap().collect()
+    };
+    let step = times.windows(2).map(|w| w[1] - w[0]).fold(f32::INFINITY, f32::min);
+    assert!((step - 0.0005).abs() < 1e-6, "the narrowest step is the jump's: {step}");
+    let back = import(&file, &skeleton, &Default::default()).unwrap().animation;
+    let keys = &back.tracks[0].keys;
+    let pair: Vec<_> = keys.iter().filter(|k| k.time_ms == at).collect();
+    assert_eq!(pair.len(), 2, "two keys at {at} ms: a jump");
+    assert!((pair[1].position.y - pair[0].position.y - 20.0).abs() < 1e-3);
 }

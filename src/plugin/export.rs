@@ -52,7 +52,7 @@ pub fn to_bevy_clip(animation: &Animation, axes: Axes) -> AnimationClip {
             continue;
         }
         let target = bone_target(&track.bone.name_text());
-        let steps = keyframes_in_seconds(&track.keys);
+        let steps = keyframes_in_seconds(&track.keys, 0.0);
         let positions = steps.iter().map(|(t, k)| (*t, axes.position(k.position)));
         let rotations = steps.iter().map(|(t, k)| (*t, axes.rotation(k.rotation)));
         add_curve!(clip, target, animated_field!(Transform::translation), positions);
@@ -75,7 +75,7 @@ mod tests {
     fn keys_sharing_a_time_play_as_in_the_client() {
         let key = |t, x| Key::new(t, Vec3::new(x, 0.0, 0.0), Quat::IDENTITY);
         let keys = [key(0, 1.0), key(0, 2.0), key(100, 3.0), key(100, 4.0), key(100, 5.0), key(200, 6.0)];
-        let steps = keyframes_in_seconds(&keys);
+        let steps = keyframes_in_seconds(&keys, 0.0);
         let curve = AnimatableKeyframeCurve::new(steps.iter().map(|(t, k)| (*t, k.position))).unwrap();
         for ms in [-5.0f32, 0.0, 50.0, 99.0, 99.99, 100.0, 150.0, 200.0, 300.0] {
             let ours = sample_keys(&keys, ms).unwrap().position;

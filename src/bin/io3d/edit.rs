@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use bevy_io3d::anim::{self, BoneMap, Rig, guess_skeleton, suggest_map};
+use bevy_io3d::anim::{self, BoneMap, RestPoses, Rig, guess_skeleton, suggest_map};
 use bevy_io3d::file::write_atomic;
 use bevy_io3d::format::{Animation, Event, FileString, Skeleton};
 
@@ -74,6 +74,7 @@ pub struct Retarget<'a> {
     pub from: Option<&'a Path>,
     pub to: Option<&'a Path>,
     pub suggest: bool,
+    pub rest: RestPoses,
 }
 
 pub fn retarget(args: Retarget) -> Result<ExitCode> {
@@ -89,7 +90,10 @@ pub fn retarget(args: Retarget) -> Result<ExitCode> {
     let map = bone_map(map)?;
     let (result, dropped) = match (args.from, args.to) {
         (Some(from), Some(to)) => {
-            anim::retarget(&animation, &map, &Rig::new(&load::skeleton(from)?)?, &Rig::new(&load::skeleton(to)?)?)
+            let (from, to) = (Rig::new(&load::skeleton(from)?)?, Rig::new(&load::skeleton(to)?)?);
+            let retargeted = anim::retarget(&animation, &map, &from, &to, args.rest);
+            retargeted.alignment.iter().for_each(|line| eprintln!("{line}"));
+            (retargeted.animation, retargeted.dropped)
         }
         (None, None) => anim::retarget::rename(&animation, &map),
         _ => bail!("give both --from and --to skeletons, or neither"),

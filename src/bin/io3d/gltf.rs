@@ -4,12 +4,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
+use bevy_io3d::anim::RestPoses;
 use bevy_io3d::anim::reduce::Tolerance;
 use bevy_io3d::file::write_atomic;
 use bevy_io3d::format::{AniVersion, Animation, Skeleton};
 use bevy_io3d::gltf::{self, ExportOptions, GltfDocument, ImportOptions, SourceNodes};
-use bevy_io3d::resource::MeshFiles;
-use bevy_io3d::resource::{Character, CharacterMesh};
+use bevy_io3d::resource::{Character, CharacterMesh, MeshFiles};
 
 use crate::edit::{bone_map, save};
 use crate::load::{self, has_extension};
@@ -107,6 +107,8 @@ pub struct Import<'a> {
     pub suggest: bool,
     pub version: Option<&'a str>,
     pub tolerance: Option<Tolerance>,
+    pub rest: RestPoses,
+    pub base: Option<&'a Path>,
     pub output: Option<&'a Path>,
 }
 
@@ -126,7 +128,9 @@ pub fn import(args: Import) -> Result<ExitCode> {
         None => None,
     };
     let map = args.map.map(bone_map).transpose()?;
-    let options = ImportOptions { animation: args.animation, map, version, tolerance: args.tolerance };
+    let base = args.base.map(load::animation).transpose()?;
+    let options =
+        ImportOptions { animation: args.animation, map, version, tolerance: args.tolerance, rest: args.rest, base };
     let imported = gltf::import(&file, &skeleton, &options).with_context(|| args.input.display().to_string())?;
     for warning in &imported.warnings {
         eprintln!("warning: {warning}");
@@ -134,6 +138,7 @@ pub fn import(args: Import) -> Result<ExitCode> {
     if !imported.unmapped.is_empty() {
         eprintln!("warning: animated nodes with no bone: {}", imported.unmapped.join(", "));
     }
+    imported.alignment.iter().for_each(|line| eprintln!("{line}"));
     let animation = &imported.animation;
     let keys = animation.key_count();
     println!(

@@ -12,6 +12,7 @@ mod pose;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use bevy_io3d::anim::RestPoses;
 use clap::{ArgGroup, Parser, Subcommand};
 
 #[derive(Parser)]
@@ -161,6 +162,11 @@ enum Command {
         /// Print a map from --from's bones to --to's by their names.
         #[arg(long)]
         suggest: bool,
+        /// With --from and --to: `align` turns each mapped bone so that it
+        /// points where the source's does at rest (a T-pose rig onto an
+        /// A-pose one); `keep` makes the source's rest the target's.
+        #[arg(long, value_enum, default_value_t = Rest::Align)]
+        rest: Rest,
         /// Where to write it.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -216,6 +222,16 @@ enum Command {
         /// default: every key of the source.
         #[arg(long, value_name = "DEGREES,UNITS")]
         tolerance: Option<bevy_io3d::anim::reduce::Tolerance>,
+        /// How the glTF rig's rest pose meets the skeleton's: `align`
+        /// (limbs point where the source's point, whatever either rests
+        /// in) or `keep` (the source's rest becomes the skeleton's).
+        #[arg(long, value_enum, default_value_t = Rest::Align)]
+        rest: Rest,
+        /// The `.ani` this import replaces: its version, total time, events,
+        /// track weights and the tracks the glTF lacks are kept when the
+        /// glTF does not carry them (Blender drops them).
+        #[arg(long)]
+        base: Option<PathBuf>,
         /// Where to write the `.ani`.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -250,6 +266,24 @@ enum Command {
     },
 }
 
+/// How a source's rest pose meets the target skeleton's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Rest {
+    /// Limbs point where the source's point (T-pose onto A-pose).
+    Align,
+    /// The source's rest pose becomes the target's.
+    Keep,
+}
+
+impl From<Rest> for RestPoses {
+    fn from(rest: Rest) -> Self {
+        match rest {
+            Rest::Align => Self::Align,
+            Rest::Keep => Self::Keep,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     survive_file_size_limit();
     let cli = Cli::parse();
@@ -266,13 +300,14 @@ fn main() -> ExitCode {
         Command::Trim { input, from_ms, to_ms, output } => edit::trim(&input, from_ms, to_ms, &output),
         Command::Resample { input, step_ms, output } => edit::resample(&input, step_ms, &output),
         Command::Mirror { input, skeleton, output } => edit::mirror(&input, skeleton.as_deref(), &output),
-        Command::Retarget { input, map, from, to, suggest, output } => edit::retarget(edit::Retarget {
+        Command::Retarget { input, map, from, to, suggest, rest, output } => edit::retarget(edit::Retarget {
             input: input.as_deref(),
             map: map.as_deref(),
             output: output.as_deref(),
             from: from.as_deref(),
             to: to.as_deref(),
             suggest,
+            rest: rest.into(),
         }),
         Command::Export { inputs, skeleton, meshes, scale, output } => gltf::export(gltf::Export {
             inputs: &inputs,
@@ -281,7 +316,7 @@ fn main() -> ExitCode {
             scale,
             output: &output,
         }),
-        Command::Import { input, skeleton, animation, map, suggest, version, tolerance, output } => {
+        Command::Import { input, skeleton, animation, map, suggest, version, tolerance, rest, base, output } => {
             gltf::import(gltf::Import {
                 input: &input,
                 skeleton: &skeleton,
@@ -290,6 +325,8 @@ fn main() -> ExitCode {
                 suggest,
                 version: version.as_deref(),
                 tolerance,
+                rest: rest.into(),
+                base: base.as_deref(),
                 output: output.as_deref(),
             })
         }
