@@ -4,6 +4,7 @@ use std::process::{Command, Output};
 
 mod common;
 mod faults;
+mod tools;
 
 use bevy_io3d::anim::skin::skin_on;
 use bevy_io3d::anim::{Clip, RepeatMode, Rig};
