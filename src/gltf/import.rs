@@ -182,9 +182,11 @@ fn pick_animation<'a>(file: &'a GltfDocument, name: Option<&str>) -> Result<::gl
         .ok_or_else(|| GltfError::NoAnimation { asked: name.map(str::to_owned), found: names })
 }
 
-/// Key times closer than this (in seconds) are a jump: the export writes
-/// the first key of a jump [`JUMP_S`](super::export::JUMP_S) before the
-/// time (0.5 ms), and an `.ani`'s own keys are whole milliseconds apart.
+/// Key times closer than this (in seconds) are a jump when the first is
+/// off the whole millisecond: the export writes the first key of a jump
+/// [`JUMP_S`](super::export::JUMP_S) before the time (0.5 ms), and an
+/// `.ani`'s own keys are at whole milliseconds, so a key 1 ms before a
+/// jump is not taken for its start.
 const JUMP_WINDOW_S: f64 = 0.00075;
 
 /// Key times (seconds, sorted) as the keys to write: at whole
@@ -203,6 +205,7 @@ fn key_instants(times: &[f32]) -> Vec<(i32, f32)> {
         if let [next, after @ ..] = tail
             && next > t
             && f64::from(next - t) < JUMP_WINDOW_S
+            && off_whole_ms(*t)
         {
             keys.extend([(ms(*next), *t), (ms(*next), *next)]);
             jump_ends_at = Some(ms(*next));
@@ -215,6 +218,13 @@ fn key_instants(times: &[f32]) -> Vec<(i32, f32)> {
         }
     }
     keys
+}
+
+/// Whether a time in seconds lies off the whole milliseconds (by more
+/// than a quarter of one).
+fn off_whole_ms(t: f32) -> bool {
+    let ms = f64::from(t) * 1000.0;
+    (ms - ms.round()).abs() > 0.25
 }
 
 /// Animated nodes whose name the map does not take.

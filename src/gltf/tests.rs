@@ -569,6 +569,11 @@ fn jumps_are_written_half_a_millisecond_wide_and_read_back_as_jumps() {
     let mut jumped = track.keys[10];
     jumped.position.y += 20.0;
     track.keys.insert(11, jumped);
+    // A key 1 ms before the jump, as close as an `.ani` allows: it stays
+    // where it is, not taken for the jump's start.
+    let mut before = track.keys[9];
+    before.time_ms = at - 1;
+    track.keys[9] = before;
     let skeleton = skeleton();
     let glb = export_one(&skeleton, "walk", &walk, 0.01);
     let file = GltfDocument::from_slice(&glb, None).unwrap();
@@ -582,5 +587,6 @@ fn jumps_are_written_half_a_millisecond_wide_and_read_back_as_jumps() {
     let keys = &back.tracks[0].keys;
     let pair: Vec<_> = keys.iter().filter(|k| k.time_ms == at).collect();
     assert_eq!(pair.len(), 2, "two keys at {at} ms: a jump");
+    assert_eq!(keys.iter().filter(|k| k.time_ms == at - 1).count(), 1, "the key 1 ms before stays");
     assert!((pair[1].position.y - pair[0].position.y - 20.0).abs() < 1e-3);
 }
