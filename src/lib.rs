@@ -53,12 +53,27 @@ pub mod surface;
 #[cfg(feature = "viewer")]
 pub mod viewer;
 
-/// The types most programs need.
+/// The types most programs need. It holds no name Bevy's prelude also
+/// has, so that both globs can be used together (the file format's
+/// `Event` is [`format::Event`]):
+///
+/// ```
+/// # #[cfg(feature = "characters")] {
+/// use bevy::prelude::*;
+/// use bevy_io3d::prelude::*;
+///
+/// // Every name of this prelude, next to Bevy's.
+/// fn names(_: (Action, BonePose, Clip, Loop, Mixer<u32>, PoseBlend, RepeatMode, Rig)) {}
+/// fn format(_: (AniVersion, Animation, EventKind, FileString, Key, ModelConfig, Skeleton, Track)) {}
+/// fn plugin(_: (AniClip, AniEventFired, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig, SklSkeleton)) {}
+/// fn characters(_: (HiddenMeshes, Io3dCharacter, Io3dMesh, Io3dModel, RigMeshes)) {}
+/// # }
+/// ```
 pub mod prelude {
     pub use crate::anim::{Action, BonePose, Clip, Loop, Mixer, PoseBlend, RepeatMode, Rig};
-    pub use crate::format::{AniVersion, Animation, Event, EventKind, FileString, Key, ModelConfig, Skeleton, Track};
+    pub use crate::format::{AniVersion, Animation, EventKind, FileString, Key, ModelConfig, Skeleton, Track};
     #[cfg(feature = "characters")]
-    pub use crate::plugin::character::{Io3dCharacter, Io3dMesh, Io3dModel, RigMeshes};
+    pub use crate::plugin::character::{HiddenMeshes, Io3dCharacter, Io3dMesh, Io3dModel, RigMeshes};
     #[cfg(feature = "plugin")]
     pub use crate::plugin::{AniClip, AniEventFired, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig, SklSkeleton};
 }

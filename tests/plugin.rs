@@ -580,6 +580,50 @@ fn unfinished_character_app(dir: &Path) -> App {
     app
 }
 
+/// The client's mesh events on a live character: `hide_mesh` with
+/// `restore` hides the sword until the action that hid it ends, and
+/// without it the body stays hidden until `show_mesh`.
+#[cfg(feature = "characters")]
+#[test]
+fn mesh_events_hide_and_restore_a_characters_meshes() {
+    use bevy::camera::visibility::Visibility;
+    use bevy_io3d::anim::Action;
+    use bevy_io3d::format::{Event, FileString};
+    use bevy_io3d::plugin::character::{Io3dCharacter, MeshPart};
+
+    let dir = asset_dir();
+    let mut sheathe = Animation::from_bytes(&sample("biped_attack_4002.ani")).unwrap();
+    let event = |kind: &str, sub_info: &str, time_ms: f32| Event {
+        kind: FileString::from(kind),
+        sub_info: FileString::from(sub_info),
+        time_ms,
+    };
+    sheathe.events =
+        vec![event("hide_mesh", "Biped_Sword.MSH restore", 100.0), event("hide_mesh", "biped_body", 200.0)];
+    std::fs::write(dir.path().join("resource/animation/sheathe.ani"), sheathe.to_bytes().unwrap()).unwrap();
+    let mut app = character_app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let character = app.world_mut().spawn(Io3dCharacter::new(server.load("resource/model/animodel/biped.txt"))).id();
+    let shown = |app: &mut App, name: &str| {
+        let mut query = app.world_mut().query::<(&MeshPart, &Visibility)>();
+        let all: Vec<(String, bool)> =
+            query.iter(app.world()).map(|(p, v)| (p.name.clone(), *v != Visibility::Hidden)).collect();
+        let found: Vec<bool> = all.iter().filter(|(n, _)| n == name).map(|(_, v)| *v).collect();
+        assert!(!found.is_empty(), "no part of {name} in {all:?}");
+        found.iter().all(|v| *v)
+    };
+    let parts = |app: &mut App| app.world_mut().query::<&MeshPart>().iter(app.world()).count();
+    run_until(&mut app, "the character's meshes", |app| parts(app) == 2);
+    let clip: Handle<AniClip> = server.load("resource/animation/sheathe.ani");
+    run_until(&mut app, "the clip", |app| app.world().resource::<AssetServer>().is_loaded(&clip));
+    app.world_mut().get_mut::<AniPlayer>(character).unwrap().play_action(clip, Action::default());
+    run_until(&mut app, "the hide events", |app| !shown(app, "biped_sword") && !shown(app, "biped_body"));
+    // The action ends (kept posed as a guarantee): the sword comes back,
+    // the body hidden without `restore` stays hidden.
+    run_until(&mut app, "the sword's restore", |app| shown(app, "biped_sword"));
+    assert!(!shown(&mut app, "biped_body"));
+}
+
 /// The bundled character through the asset server: its meshes skinned by
 /// Bevy (joint matrices times inverse binds, weighted) land where the
 /// library's client skinning puts them, within the client's own gap.

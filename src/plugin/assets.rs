@@ -61,31 +61,41 @@ pub struct SklSkeleton {
     pub rig: Rig,
 }
 
-/// Sub-assets of an `.ani`, addressed as `walk.ani#BevyClip`.
+/// Every sub-asset the loaders make, addressed as `walk.ani#BevyClip`,
+/// `sword.msh#Submesh0`, `sword.txt#Material0`, `sword.txt#Texture0` or
+/// `stage.cms#Mesh` (as `bevy_gltf`'s `GltfAssetLabel`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Io3dAssetLabel {
-    /// The animation as Bevy's [`AnimationClip`], targeting bones by
+    /// An `.ani` as Bevy's [`AnimationClip`], targeting bones by
     /// `AnimationTargetId::from_name(bone name)`.
     BevyClip,
+    /// A `.msh`'s drawn submesh, by index, as a Bevy mesh.
+    Submesh(usize),
+    /// A material script's material block, by index, as a
+    /// `StandardMaterial`.
+    Material(usize),
+    /// The diffuse texture of a material script's block, by index.
+    Texture(usize),
+    /// A `.cms` collision mesh as a Bevy mesh.
+    CollisionMesh,
 }
 
 impl std::fmt::Display for Io3dAssetLabel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        match self {
+            Self::BevyClip => f.write_str("BevyClip"),
+            Self::Submesh(index) => write!(f, "Submesh{index}"),
+            Self::Material(index) => write!(f, "Material{index}"),
+            Self::Texture(index) => write!(f, "Texture{index}"),
+            Self::CollisionMesh => f.write_str("Mesh"),
+        }
     }
 }
 
 impl Io3dAssetLabel {
-    /// The label string.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::BevyClip => "BevyClip",
-        }
-    }
-
     /// The asset path of this sub-asset of `path`.
     pub fn from_asset(self, path: impl Into<bevy::asset::AssetPath<'static>>) -> bevy::asset::AssetPath<'static> {
-        path.into().with_label(self.as_str())
+        path.into().with_label(self.to_string())
     }
 }
 
@@ -146,7 +156,7 @@ impl AssetLoader for AniLoader {
         let animation = Animation::from_bytes(&read_all(reader).await?)?;
         let mut clip = AniClip::with_sidecar(animation, read_sidecar(context).await);
         let bevy_clip = to_bevy_clip(&clip.animation, settings.axes.unwrap_or(self.axes));
-        clip.bevy_clip = context.add_labeled_asset(Io3dAssetLabel::BevyClip.as_str().to_owned(), bevy_clip);
+        clip.bevy_clip = context.add_labeled_asset(Io3dAssetLabel::BevyClip.to_string(), bevy_clip);
         Ok(clip)
     }
 
@@ -194,5 +204,18 @@ impl AssetLoader for SklLoader {
 
     fn extensions(&self) -> &[&str] {
         &["skl"]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Io3dAssetLabel::*;
+
+    #[test]
+    fn labels_read_as_the_loaders_write_them() {
+        let labels = [BevyClip, Submesh(2), Material(0), Texture(1), CollisionMesh];
+        let text: Vec<String> = labels.iter().map(ToString::to_string).collect();
+        assert_eq!(text, ["BevyClip", "Submesh2", "Material0", "Texture1", "Mesh"]);
+        assert_eq!(Submesh(2).from_asset("mesh/sword.msh").to_string(), "mesh/sword.msh#Submesh2");
     }
 }

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use bevy::asset::AssetId;
 use bevy::ecs::prelude::*;
+use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::anim::{BoneNames, BonePose};
@@ -36,15 +37,23 @@ pub struct ClipBinding {
 
 /// The bones below a player and how each playing clip's tracks meet them,
 /// kept up to date when clips, files or the hierarchy change.
-#[derive(Component, Debug, Clone, Default)]
+#[derive(Component, Debug, Clone, Default, Reflect)]
+#[reflect(Component, Default)]
 pub struct AniBinding {
+    #[reflect(ignore)]
     pub(super) bones: Vec<Bone>,
     /// The bones' rest poses in the files' axes, for `rest_axes`.
+    #[reflect(ignore)]
     pub(super) rest: Vec<BonePose>,
+    #[reflect(ignore)]
     pub(super) rest_axes: Option<Axes>,
+    #[reflect(ignore)]
     pub(super) built: bool,
+    #[reflect(ignore)]
     pub(super) main_bound: bool,
+    #[reflect(ignore)]
     pub(super) by_name: BoneNames,
+    #[reflect(ignore)]
     pub(super) clips: HashMap<AssetId<AniClip>, ClipBinding>,
     /// Tracks of the main clip ([`AniPlayer::clip`](super::AniPlayer::clip)) that no bone has the
     /// name of.

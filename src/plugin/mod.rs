@@ -40,6 +40,10 @@
 //! | `Bind` | [`binder::bind_players`] | finds each player's named descendants and binds each clip it plays to them, again when a clip, its file or the hierarchy changes |
 //! | `Advance` | [`playback::advance_players`] | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
 //! | `Pose` | [`playback::pose_players`] | blends the clips per bone as the client does, writes the local transforms (rest where nothing plays) and fills [`RootMotion`] |
+//! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
+//!
+//! Read [`RootMotion`] after `Io3dSystems::Pose` (or in `Update` of the
+//! next frame, a frame late): it is filled there.
 //!
 //! Add the plugin after `DefaultPlugins`: it adds Bevy's `AnimationPlugin`
 //! only when it is missing, for the exported [`AnimationClip`] sub-assets.
@@ -107,6 +111,8 @@ impl Plugin for Io3dPlugin {
             .register_type::<SklRig>()
             .register_type::<RigBones>()
             .register_type::<BoneRest>()
+            .register_type::<AniBinding>()
+            .register_type::<rig::RigSource>()
             .init_asset_loader::<SklLoader>()
             .configure_sets(
                 PostUpdate,

@@ -45,7 +45,8 @@ pub struct RigBones(pub Vec<Entity>);
 pub struct BoneRest(pub Transform);
 
 /// The skeleton and axes a rig's bones were spawned from.
-#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[reflect(Component)]
 pub struct RigSource(AssetId<SklSkeleton>, Axes);
 
 /// Spawns the bones of loaded rigs, and respawns them when the skeleton

@@ -1,6 +1,6 @@
-//! The character's meshes on the stage: shown or hidden by the toggles and
-//! by the clip's events, tinted by the selected bone's weights, and their
-//! control points drawn.
+//! The character's meshes on the stage: shown or hidden by the toggles
+//! (the clip's mesh events act through the plugin), tinted by the selected
+//! bone's weights, and their control points drawn.
 
 use bevy::asset::{AssetId, Assets};
 use bevy::camera::visibility::Visibility;
@@ -15,105 +15,39 @@ use bevy::transform::components::GlobalTransform;
 use super::stage::{BoneGizmos, ViewedRig};
 use super::view::ViewState;
 use crate::anim::MeshBinding;
-use crate::format::{EventKind, msh};
+use crate::format::msh;
 use crate::plugin::character::mesh::inverse_bind;
-use crate::plugin::character::{Io3dMesh, MeshPart};
-use crate::plugin::{AniClip, AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
+use crate::plugin::character::{HiddenMeshes, Io3dMesh, MeshPart, RigMeshes};
+use crate::plugin::{AniClip, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
 
 const TRAIL: Srgba = Srgba::rgb(1.0, 0.35, 0.75);
 
-/// Meshes the viewed clip's events have hidden.
-#[derive(Resource, Debug, Clone, Default, PartialEq)]
-pub struct HiddenMeshes {
-    /// Meshes hidden by `hide_mesh`, by name (lower case), with whether the
-    /// event said `restore` (shown again when the clip ends).
-    pub meshes: Vec<(String, bool)>,
-    /// `hide_weapon` was the last weapon event.
-    pub weapon: bool,
-}
+/// A rig the stage shows meshes on: its visibility, what its clips hid,
+/// its player and whether it is the viewed one.
+type DressedRig = (&'static mut Visibility, Option<&'static mut HiddenMeshes>, &'static AniPlayer, Has<ViewedRig>);
 
-impl HiddenMeshes {
-    /// Applies a `show_mesh`, `hide_mesh`, `show_weapon` or `hide_weapon`
-    /// event; others change nothing.
-    pub fn apply(&mut self, kind: EventKind, sub_info: &str) {
-        let mut words = sub_info.split_whitespace();
-        let name = words.next().map(mesh_key).unwrap_or_default();
-        let restore = words.any(|w| w.eq_ignore_ascii_case("restore"));
-        match kind {
-            EventKind::HideMesh => {
-                self.meshes.retain(|(n, _)| *n != name);
-                self.meshes.push((name, restore));
-            }
-            EventKind::ShowMesh => self.meshes.retain(|(n, _)| *n != name),
-            EventKind::HideWeapon => self.weapon = true,
-            EventKind::ShowWeapon => self.weapon = false,
-            _ => {}
-        }
-    }
-
-    /// The clip ended or was left: meshes hidden with `restore` come back.
-    pub fn restore(&mut self) {
-        self.meshes.retain(|(_, restore)| !restore);
-    }
-
-    fn hides(&self, part: &MeshPart, mesh: Option<&Io3dMesh>) -> bool {
-        self.meshes.iter().any(|(n, _)| *n == mesh_key(&part.name))
-            || (self.weapon && mesh.is_some_and(|m| is_weapon(&m.mesh)))
-    }
-}
-
-/// A mesh name as events and configs match it: no case, no `.msh`.
-fn mesh_key(name: &str) -> String {
-    crate::resource::name_key(name, ".msh")
-}
-
-/// The viewer's guess at a weapon, which the game knows from its item
-/// tables: a mesh skinned only to hands and forearms, as weapons are.
-fn is_weapon(mesh: &msh::Mesh) -> bool {
-    mesh.weights.as_ref().is_some_and(|w| {
-        let palette = w.palette();
-        !palette.is_empty()
-            && palette.iter().all(|name| {
-                let name = String::from_utf8_lossy(name.c_str()).to_ascii_lowercase();
-                name.ends_with("hand") || name.ends_with("forearm")
-            })
-    })
-}
-
-/// Follows the mesh events the viewed rig fires.
-pub fn follow_mesh_events(
-    event: On<AniEventFired>,
-    viewed: Query<(), With<ViewedRig>>,
-    mut hidden: ResMut<HiddenMeshes>,
-) {
-    if viewed.contains(event.entity) {
-        hidden.apply(event.event_kind, &event.sub_info);
-    }
-}
-
-/// Shows the viewed rig's meshes unless the mesh toggle is off or an
-/// event hid them, with their wireframe when asked. Meshes hidden with
-/// `restore` come back when the clip starts over, and every mesh when
-/// another clip is shown.
+/// Shows the rigs' meshes unless the mesh toggle is off, with their
+/// wireframe when asked; the clip's mesh events hide and show them through
+/// the plugin ([`HiddenMeshes`]). A preview starts a newly shown clip with
+/// every mesh back.
 pub fn show_meshes(
     view: Res<ViewState>,
-    mut hidden: ResMut<HiddenMeshes>,
-    meshes: Res<Assets<Io3dMesh>>,
-    mut parts: Query<(Entity, &MeshPart, &ChildOf, &mut Visibility, Has<Wireframe>)>,
-    viewed: Query<&AniPlayer, With<ViewedRig>>,
-    mut last: Local<(f64, AssetId<AniClip>)>,
+    mut rigs: Query<DressedRig, With<RigMeshes>>,
+    parts: Query<(Entity, &ChildOf, Has<Wireframe>), With<MeshPart>>,
+    mut last_clip: Local<AssetId<AniClip>>,
     mut commands: Commands,
 ) {
-    if let Some(player) = viewed.iter().next() {
-        if player.clip.id() != last.1 {
-            *hidden = HiddenMeshes::default();
-        } else if player.time_ms() < last.0 {
-            hidden.restore();
+    for (mut visibility, hidden, player, viewed) in &mut rigs {
+        visibility.set_if_neq(if view.show_mesh { Visibility::Inherited } else { Visibility::Hidden });
+        if viewed && player.clip.id() != *last_clip {
+            *last_clip = player.clip.id();
+            if let Some(mut hidden) = hidden {
+                *hidden = HiddenMeshes::default();
+            }
         }
-        *last = (player.time_ms(), player.clip.id());
     }
-    for (entity, part, parent, mut visibility, wireframe) in &mut parts {
-        if !viewed.contains(parent.parent()) {
+    for (entity, parent, wireframe) in &parts {
+        if !rigs.contains(parent.parent()) {
             continue;
         }
         match (view.wireframe, wireframe) {
@@ -121,9 +55,6 @@ pub fn show_meshes(
             (false, true) => drop(commands.entity(entity).remove::<Wireframe>()),
             _ => {}
         }
-        let shown = view.show_mesh && !hidden.hides(part, meshes.get(part.mesh));
-        let wanted = if shown { Visibility::Inherited } else { Visibility::Hidden };
-        visibility.set_if_neq(wanted);
     }
 }
 
@@ -227,43 +158,5 @@ mod tests {
         let binding = MeshBinding { palette: vec![0, 5], unknown: Vec::new() };
         assert_eq!(bone_weights(&weights, &binding, 5, 3), [0.75, 1.0, 0.5], "the weight after a zero one is not used");
         assert_eq!(bone_weights(&weights, &binding, 0, 3), [0.25, 0.0, 0.5], "index 7 is past the palette: the root");
-    }
-
-    #[test]
-    fn events_hide_and_restore_meshes_by_name() {
-        let mut hidden = HiddenMeshes::default();
-        hidden.apply(EventKind::HideMesh, "Cape.msh restore");
-        hidden.apply(EventKind::HideMesh, "helmet");
-        let part = |name: &str| MeshPart { mesh: Default::default(), name: name.into(), submesh: 0 };
-        assert!(hidden.hides(&part("cape"), None) && hidden.hides(&part("HELMET"), None));
-        hidden.restore();
-        assert!(!hidden.hides(&part("cape"), None) && hidden.hides(&part("helmet"), None));
-        hidden.apply(EventKind::ShowMesh, "Helmet");
-        assert_eq!(hidden, HiddenMeshes::default());
-        hidden.apply(EventKind::HideWeapon, "");
-        assert!(hidden.weapon);
-    }
-
-    #[test]
-    fn the_viewed_rigs_mesh_events_reach_the_preview_and_others_do_not() {
-        let mut world = World::new();
-        world.init_resource::<HiddenMeshes>();
-        world.add_observer(follow_mesh_events);
-        let viewed = world.spawn(ViewedRig).id();
-        let compared = world.spawn_empty().id();
-        let fired = |entity, sub_info: &str| AniEventFired {
-            entity,
-            instance: Default::default(),
-            clip: Default::default(),
-            index: 0,
-            kind: "hide_mesh".into(),
-            event_kind: EventKind::HideMesh,
-            sub_info: sub_info.into(),
-            time_ms: 0.0,
-        };
-        world.trigger(fired(compared, "cape"));
-        assert_eq!(*world.resource::<HiddenMeshes>(), HiddenMeshes::default(), "the compared rig hides nothing");
-        world.trigger(fired(viewed, "Cape.msh restore"));
-        assert_eq!(world.resource::<HiddenMeshes>().meshes, [("cape".to_owned(), true)]);
     }
 }

@@ -162,9 +162,7 @@ impl Plugin for StagePlugin {
         // It stays off, with a warning, where the GPU draws no lines from
         // polygons.
         app.add_plugins(bevy::pbr::wireframe::WireframePlugin::default());
-        app.init_resource::<character::HiddenMeshes>()
-            .init_resource::<stage::EventLog>()
-            .add_observer(character::follow_mesh_events);
+        app.init_resource::<stage::EventLog>();
         app.add_systems(
             Update,
             (

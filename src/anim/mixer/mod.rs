@@ -118,9 +118,11 @@ impl Action {
     }
 
     /// The same action lasting `play_ms` of a clip `total_ms` long, holding
-    /// its last frame (`SetActionAniForTime`).
+    /// its last frame (`SetActionAniForTime`). A length that is not a
+    /// positive number (which the client would divide by) keeps the rate.
     pub fn lasting(self, total_ms: i32, play_ms: f32) -> Self {
-        Self { rate: total_ms as f32 / play_ms, hold_last_frame: true, ..self }
+        let rate = if play_ms > 0.0 && play_ms.is_finite() { total_ms as f32 / play_ms } else { self.rate };
+        Self { rate, hold_last_frame: true, ..self }
     }
 }
 

@@ -241,3 +241,11 @@ fn a_loop_wraps_once_a_frame_and_fires_across_the_wrap() {
     stage.step(30.0);
     assert_eq!(stage.mixer.instance(id).unwrap().time_ms(), 50.0);
 }
+
+#[test]
+fn an_action_lasting_no_time_keeps_its_rate() {
+    assert_eq!(Action::default().lasting(1000, 500.0).rate, 2.0);
+    for play_ms in [0.0, -5.0, f32::NAN, f32::INFINITY] {
+        assert_eq!(Action::default().lasting(1000, play_ms).rate, 1.0, "{play_ms}");
+    }
+}

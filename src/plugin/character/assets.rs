@@ -6,9 +6,9 @@ use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy::reflect::TypePath;
 
 use crate::format::{Collision, ModelConfig, msh};
-use crate::plugin::Io3dLoadError;
 use crate::plugin::assets::{AniClip, SklSkeleton, read_all};
 use crate::plugin::axes::Axes;
+use crate::plugin::{Io3dAssetLabel, Io3dLoadError};
 use crate::resource::ResourceKind;
 
 use super::material::Io3dMaterial;
@@ -86,7 +86,7 @@ impl AssetLoader for MshLoader {
         let parts = submesh_meshes(&mesh, Axes::EngineToBevy)
             .into_iter()
             .enumerate()
-            .map(|(i, part)| part.map(|part| context.add_labeled_asset(format!("Submesh{i}"), part)))
+            .map(|(i, part)| part.map(|part| context.add_labeled_asset(Io3dAssetLabel::Submesh(i).to_string(), part)))
             .collect();
         let path = context.path().path();
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
@@ -122,7 +122,7 @@ impl AssetLoader for CmsLoader {
         let mesh = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
             .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
             .with_inserted_indices(Indices::U16(indices));
-        let mesh = context.add_labeled_asset("Mesh".to_owned(), mesh);
+        let mesh = context.add_labeled_asset(Io3dAssetLabel::CollisionMesh.to_string(), mesh);
         Ok(Io3dCollision { collision, mesh })
     }
 

@@ -14,8 +14,8 @@ use bevy::reflect::TypePath;
 use bevy::render::render_resource::Face;
 
 use crate::format::{Dds, Material, MaterialScript};
-use crate::plugin::Io3dLoadError;
 use crate::plugin::assets::read_all;
+use crate::plugin::{Io3dAssetLabel, Io3dLoadError};
 use crate::resource::ResourceKind;
 use crate::surface::{Faces, REFLECTANCE, ROUGHNESS, Surface, SurfaceTexture, Transparency};
 
@@ -144,8 +144,8 @@ impl AssetLoader for MaterialLoader {
         }
         let material = Io3dMaterial::build(script, textures, self.formats, |index, image, mut standard| {
             standard.base_color_texture =
-                image.map(|image| context.add_labeled_asset(format!("Texture{index}"), image));
-            context.add_labeled_asset(format!("Material{index}"), standard)
+                image.map(|image| context.add_labeled_asset(Io3dAssetLabel::Texture(index).to_string(), image));
+            context.add_labeled_asset(Io3dAssetLabel::Material(index).to_string(), standard)
         });
         for (name, why) in &material.missing_textures {
             warn!("{}: texture '{name}': {why}; showing a checker", context.path());

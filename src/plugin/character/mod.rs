@@ -12,9 +12,11 @@
 //! | [`assets`] | the mesh, collision and model config assets and loaders |
 //! | [`direct`] | the same assets built from files a program reads itself |
 //! | [`spawn`] | [`Io3dCharacter`], [`RigMeshes`] (equipment) and the systems that skin them |
+//! | [`events`] | the client's mesh events (`hide_mesh`, `show_mesh`, `hide_weapon`, `show_weapon`) on a rig's meshes |
 
 pub mod assets;
 pub mod direct;
+pub mod events;
 pub mod material;
 pub mod mesh;
 pub mod paths;
@@ -23,14 +25,18 @@ pub mod texture;
 
 pub use assets::{CmsLoader, Io3dCollision, Io3dMesh, Io3dModel, ModelLoader, MshLoader};
 pub use direct::CharacterStores;
+pub use events::HiddenMeshes;
 pub use material::{Io3dMaterial, MaterialLoader, to_standard_material};
 pub use mesh::{inverse_bindposes, submesh_meshes};
 pub use spawn::{Io3dCharacter, MeshPart, RigMeshes};
 pub use texture::{DdsLoader, checker, to_image};
 
-use bevy::app::App;
+use bevy::app::{App, PostUpdate};
 use bevy::asset::AssetApp;
+use bevy::ecs::schedule::IntoScheduleConfigs;
 use bevy::image::{CompressedImageFormatSupport, CompressedImageFormats};
+
+use super::Io3dSystems;
 
 /// Registers the character assets and types (from `Io3dPlugin::build`).
 pub(super) fn build(app: &mut App) {
@@ -43,7 +49,12 @@ pub(super) fn build(app: &mut App) {
         .register_asset_loader(ModelLoader)
         .register_type::<Io3dCharacter>()
         .register_type::<RigMeshes>()
-        .register_type::<MeshPart>();
+        .register_type::<MeshPart>()
+        .register_type::<HiddenMeshes>()
+        .register_type::<spawn::DressedFrom>()
+        .register_type::<spawn::SpawnedParts>()
+        .add_observer(events::follow_mesh_events)
+        .add_systems(PostUpdate, events::show_meshes.after(Io3dSystems::Advance).before(Io3dSystems::Pose));
 }
 
 /// Registers the loaders that make images (from `Io3dPlugin::finish`,

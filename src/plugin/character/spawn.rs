@@ -19,6 +19,7 @@ use crate::plugin::player::AniPlayer;
 use crate::plugin::rig::{RigBones, SklRig, modified};
 
 use super::assets::{Io3dMesh, Io3dModel};
+use super::events::HiddenMeshes;
 use super::material::Io3dMaterial;
 use super::mesh::inverse_bindposes;
 
@@ -57,7 +58,7 @@ impl Io3dCharacter {
 /// are spawned again.
 #[derive(Component, Debug, Clone, Default, Reflect)]
 #[reflect(Component, Default)]
-#[require(Visibility)]
+#[require(Visibility, HiddenMeshes)]
 pub struct RigMeshes(pub Vec<Handle<Io3dMesh>>);
 
 /// One drawn submesh of a rig's mesh: a child of the rig with `Mesh3d`,
@@ -76,12 +77,21 @@ pub struct MeshPart {
 }
 
 /// The model a character was dressed from.
-#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[reflect(Component)]
 pub struct DressedFrom(AssetId<Io3dModel>);
 
 /// The mesh entities spawned for a rig's [`RigMeshes`].
-#[derive(Component, Debug, Clone, Default)]
+#[derive(Component, Debug, Clone, Default, Reflect)]
+#[reflect(Component, Default)]
 pub struct SpawnedParts(Vec<Entity>);
+
+impl SpawnedParts {
+    /// The part entities ([`MeshPart`]).
+    pub fn parts(&self) -> &[Entity] {
+        &self.0
+    }
+}
 
 /// Gives characters their rig, meshes and player once their config is
 /// loaded, and again when it is reloaded or replaced.
@@ -203,8 +213,9 @@ fn spawn_parts(
         .map(|(submesh, part, standard)| {
             // No `Name`: players bind named descendants as bones.
             let tag = MeshPart { mesh: id, name: mesh.name.clone(), submesh };
-            let mut entity =
-                commands.spawn((tag, Mesh3d(part.clone()), MeshMaterial3d(standard.clone()), ChildOf(rig)));
+            // Visibility of its own, for the mesh events (`events`).
+            let drawn = (Mesh3d(part.clone()), MeshMaterial3d(standard.clone()), Visibility::default());
+            let mut entity = commands.spawn((tag, drawn, ChildOf(rig)));
             if let Some(skin) = &skin {
                 entity.insert((skin.clone(), DynamicSkinnedMeshBounds));
             }
