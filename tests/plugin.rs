@@ -624,6 +624,48 @@ fn mesh_events_hide_and_restore_a_characters_meshes() {
     assert!(!shown(&mut app, "biped_body"));
 }
 
+/// A game's resource folder as it comes from Windows, in mixed case: with
+/// [`GameFilesPlugin`] the asset server finds every file the config names
+/// as the game does, without case.
+#[cfg(feature = "characters")]
+#[test]
+fn a_mixed_case_resource_folder_loads_through_the_asset_server() {
+    use bevy_io3d::plugin::GameFilesPlugin;
+    use bevy_io3d::plugin::character::{Io3dCharacter, MeshPart};
+
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("Resource");
+    for (folder, renamed) in [
+        ("model/animodel", "Model/AniModel"),
+        ("skeleton", "SKELETON"),
+        ("mesh", "Mesh"),
+        ("material", "Material"),
+        ("texture", "Texture"),
+        ("animation", "Animation"),
+    ] {
+        std::fs::create_dir_all(root.join(renamed)).unwrap();
+        for entry in std::fs::read_dir(from.join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_uppercase();
+            std::fs::copy(&path, root.join(renamed).join(name)).unwrap();
+        }
+    }
+    let mut app = App::new();
+    app.add_plugins(GameFilesPlugin::new(dir.path().display().to_string()));
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()));
+    app.add_plugins((bevy::mesh::MeshPlugin, bevy::image::ImagePlugin::default()));
+    app.init_asset::<bevy::pbr::StandardMaterial>();
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(STEP_MS)));
+    app.finish();
+    let server = app.world().resource::<AssetServer>().clone();
+    app.world_mut().spawn(Io3dCharacter::new(server.load("resource/model/animodel/biped.txt")));
+    let parts = |app: &mut App| app.world_mut().query::<&MeshPart>().iter(app.world()).count();
+    run_until(&mut app, "the character's meshes, found without case", |app| parts(app) == 2);
+    let mut players = app.world_mut().query::<&AniPlayer>();
+    assert!(players.iter(app.world()).next().is_some_and(|p| p.clip != Handle::default()), "its first clip");
+}
+
 /// The bundled character through the asset server: its meshes skinned by
 /// Bevy (joint matrices times inverse binds, weighted) land where the
 /// library's client skinning puts them, within the client's own gap.

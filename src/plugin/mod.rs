@@ -55,6 +55,7 @@ mod binding;
 #[cfg(feature = "characters")]
 pub mod character;
 pub mod export;
+pub mod game_files;
 pub mod playback;
 pub mod player;
 pub mod rig;
@@ -73,6 +74,7 @@ pub use assets::{AniClip, AniLoader, AniLoaderSettings, Io3dAssetLabel, Io3dLoad
 pub use axes::Axes;
 pub use binding::{AniBinding, ClipBinding};
 pub use export::{bone_target, to_bevy_clip};
+pub use game_files::{GameFileReader, GameFilesPlugin};
 pub use player::{AniEventFired, AniPlayer, RootMotion};
 pub use rig::{BoneRest, RigBones, SklRig};
 
