@@ -203,11 +203,56 @@ fn binds_by_name_on_a_hand_built_hierarchy_and_reports_what_is_unbound() {
     let expected = bevy_io3d::anim::track_pose(walk.track(b"Bip01 L Thigh").unwrap(), 250.0).unwrap();
     let posed = app.world().get::<Transform>(thigh).unwrap();
     assert_eq!((posed.translation, posed.rotation), (expected.position, expected.rotation), "AsIs keeps engine axes");
-    assert_eq!(*app.world().get::<Transform>(prop).unwrap(), prop_rest, "bones without a track stay at rest");
+    assert_eq!(*app.world().get::<Transform>(prop).unwrap(), prop_rest, "a child no track names is not written");
+    use bevy_io3d::plugin::Io3dBone;
+    assert_eq!(app.world().get::<Io3dBone>(thigh), Some(&Io3dBone { player: root }));
+    assert_eq!(app.world().get::<Io3dBone>(prop), None, "the game's own child is not the player's");
     // A new bone joins the hierarchy: the player rebinds.
     app.world_mut().spawn((Name::new("Bip01 Head"), Transform::default(), ChildOf(hips)));
     app.update();
     assert_eq!(app.world().get::<AniBinding>(root).unwrap().unbound_tracks.len(), 19);
+}
+
+/// A game's own children under a rig, named or not, and a nested rig
+/// with its own player are left alone: the player writes only its bones.
+#[test]
+fn the_player_writes_its_bones_and_leaves_the_games_children_and_nested_rigs_alone() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let (walk, idle) = (server.load("biped_walk_4000.ani"), server.load("biped_idle_4000.ani"));
+    let rig = app.world_mut().spawn((AniPlayer::new(walk), SklRig::new(server.load("biped.skl")))).id();
+    run_until(&mut app, "the rig's bones", |app| app.world().get::<AniBinding>(rig).unwrap().is_bound());
+    let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
+    let hand = bones[rig_bone(&app, &bones, "Bip01 R Hand")];
+    let moved = Transform::from_xyz(5.0, 6.0, 7.0);
+    // The game's own: a named boom, an unnamed child, and a whole nested
+    // rig whose bones have the outer clip's names.
+    let boom = app.world_mut().spawn((Name::new("Camera Boom"), moved, ChildOf(hand))).id();
+    let plain = app.world_mut().spawn((moved, ChildOf(hand))).id();
+    let inner = app.world_mut().spawn((AniPlayer::new(idle), Transform::default(), ChildOf(hand))).id();
+    let inner_hips = app.world_mut().spawn((Name::new("Bip01"), Transform::default(), ChildOf(inner))).id();
+    run_until(&mut app, "the nested rig", |app| app.world().get::<AniBinding>(inner).unwrap().is_bound());
+    app.update();
+    // The game moves its own children after they were first seen.
+    let swung = Transform::from_xyz(-1.0, 0.5, 2.0);
+    for entity in [boom, plain] {
+        *app.world_mut().get_mut::<Transform>(entity).unwrap() = swung;
+    }
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(*app.world().get::<Transform>(boom).unwrap(), swung, "a named child no track names");
+    assert_eq!(*app.world().get::<Transform>(plain).unwrap(), swung, "an unnamed child");
+    use bevy_io3d::plugin::Io3dBone;
+    assert_eq!(app.world().get::<Io3dBone>(inner_hips), Some(&Io3dBone { player: inner }), "the inner player's");
+    assert_eq!(app.world().get::<Io3dBone>(hand), Some(&Io3dBone { player: rig }));
+    assert_eq!(app.world().get::<Io3dBone>(boom), None);
+}
+
+/// The index in `bones` of the bone named `name`.
+fn rig_bone(app: &App, bones: &[Entity], name: &str) -> usize {
+    bones.iter().position(|&b| app.world().get::<Name>(b).is_some_and(|n| n.as_str() == name)).unwrap()
 }
 
 #[test]

@@ -8,7 +8,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::transform::components::Transform;
 
 use super::assets::AniClip;
-use super::binding::{AniBinding, Bone};
+use super::binding::{AniBinding, Bone, Io3dBone};
 use super::player::AniPlayer;
 use super::rig::{BoneRest, RigBones, SklRig, modified};
 
@@ -27,22 +27,30 @@ pub struct Hierarchy<'w, 's> {
     parents: Query<'w, 's, &'static ChildOf>,
     children: Query<'w, 's, &'static Children>,
     names: Query<'w, 's, (&'static Name, &'static Transform, Option<&'static BoneRest>)>,
+    nested: Query<'w, 's, (), With<AniPlayer>>,
 }
 
 impl Hierarchy<'_, '_> {
-    /// The named descendants of `player`, giving those seen for the first
-    /// time a [`BoneRest`] of their current transform.
+    /// The named descendants of `player`, but none at or below another
+    /// player (a nested rig is its own player's), giving those seen for the
+    /// first time a [`BoneRest`] of their current transform.
     fn bones(&self, commands: &mut Commands, player: Entity) -> Vec<Bone> {
-        self.children
-            .iter_descendants(player)
-            .filter_map(|entity| {
-                let (name, transform, rest) = self.names.get(entity).ok()?;
+        let mut bones = Vec::new();
+        let mut stack: Vec<Entity> = self.children.get(player).map(|c| c.to_vec()).unwrap_or_default();
+        stack.reverse();
+        while let Some(entity) = stack.pop() {
+            if self.nested.contains(entity) {
+                continue;
+            }
+            if let Ok((name, transform, rest)) = self.names.get(entity) {
                 if rest.is_none() {
                     commands.entity(entity).insert(BoneRest(*transform));
                 }
-                Some(Bone { entity, name: name.as_str().to_owned(), rest: rest.map_or(*transform, |r| r.0) })
-            })
-            .collect()
+                bones.push(Bone { entity, name: name.as_str().to_owned(), rest: rest.map_or(*transform, |r| r.0) });
+            }
+            stack.extend(self.children.get(entity).into_iter().flat_map(|c| c.iter().rev()));
+        }
+        bones
     }
 }
 
@@ -56,7 +64,7 @@ pub fn bind_players(
     mut clip_events: MessageReader<AssetEvent<AniClip>>,
     hierarchy: Hierarchy,
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(Entity, &AniPlayer, &mut AniBinding), Bindable>,
+    mut players: Query<(Entity, &AniPlayer, &mut AniBinding, Option<&RigBones>), Bindable>,
 ) {
     let reloaded = modified(&mut clip_events);
     // Players at or above a changed entity see a changed hierarchy.
@@ -65,7 +73,7 @@ pub fn bind_players(
         let at_or_above = std::iter::once(changed).chain(hierarchy.parents.iter_ancestors(changed));
         regrown.extend(at_or_above.filter(|e| players.contains(*e)));
     }
-    for (entity, player, mut binding) in &mut players {
+    for (entity, player, mut binding, rig) in &mut players {
         if !binding.built || regrown.contains(&entity) {
             binding.set_bones(hierarchy.bones(&mut commands, entity));
         }
@@ -94,6 +102,12 @@ pub fn bind_players(
             binding.unbound_tracks = report.unbound_tracks;
             binding.bones_without_track = report.bones_without_track;
             binding.main_bound = main_bound;
+        }
+        for released in binding.take_ownership(rig.map_or(&[], |r| &r.0)) {
+            commands.entity(released).try_remove::<Io3dBone>();
+        }
+        for bone in binding.owned_bones() {
+            commands.entity(bone).try_insert(Io3dBone { player: entity });
         }
     }
 }

@@ -35,6 +35,18 @@ pub struct ClipBinding {
     pub bones_without_track: Vec<String>,
 }
 
+/// Marks a bone a player writes, with the player: the bones of a rig
+/// spawned from a skeleton, or the named descendants a playing clip's
+/// track names. A player writes no other entity below it, so a game's own
+/// children under a rig (attachments, camera booms), named or not, are
+/// left alone; nor anything below a nested player.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+#[reflect(Component)]
+pub struct Io3dBone {
+    /// The player that writes it.
+    pub player: Entity,
+}
+
 /// The bones below a player and how each playing clip's tracks meet them,
 /// kept up to date when clips, files or the hierarchy change.
 #[derive(Component, Debug, Clone, Default, Reflect)]
@@ -55,6 +67,9 @@ pub struct AniBinding {
     pub(super) by_name: BoneNames,
     #[reflect(ignore)]
     pub(super) clips: HashMap<AssetId<AniClip>, ClipBinding>,
+    /// For each bone, whether the player writes it ([`Io3dBone`]).
+    #[reflect(ignore)]
+    pub(super) owned: Vec<bool>,
     /// Tracks of the main clip ([`AniPlayer::clip`](super::AniPlayer::clip)) that no bone has the
     /// name of.
     pub unbound_tracks: Vec<String>,
@@ -73,6 +88,33 @@ impl AniBinding {
     /// How `clip`'s tracks met the bones, once it has been bound.
     pub fn clip(&self, clip: AssetId<AniClip>) -> Option<&ClipBinding> {
         self.clips.get(&clip)
+    }
+
+    /// Whether the player writes bone `index`.
+    pub(super) fn owns(&self, index: usize) -> bool {
+        self.owned.get(index).copied().unwrap_or(false)
+    }
+
+    /// Takes the bones the player writes: every bone of the rig spawned
+    /// from a skeleton (`rig`), and the bones a bound clip's track names.
+    /// Returns the bones that were owned and no longer are.
+    pub(super) fn take_ownership(&mut self, rig: &[Entity]) -> Vec<Entity> {
+        let mut owned: Vec<bool> = self.bones.iter().map(|b| rig.contains(&b.entity)).collect();
+        for bone in self.clips.values().flat_map(|c| c.tracks.iter().flatten()) {
+            owned[*bone] = true;
+        }
+        let released = (self.bones.iter().zip(&self.owned))
+            .zip(&owned)
+            .filter(|((_, was), now)| **was && !**now)
+            .map(|((bone, _), _)| bone.entity)
+            .collect();
+        self.owned = owned;
+        released
+    }
+
+    /// The bones the player writes, by entity.
+    pub(super) fn owned_bones(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.bones.iter().zip(&self.owned).filter(|(_, owned)| **owned).map(|(bone, _)| bone.entity)
     }
 
     /// The index of the first bone named `name`.
@@ -116,5 +158,6 @@ impl AniBinding {
         self.rest_axes = None;
         self.built = true;
         self.clips.clear();
+        self.owned.clear();
     }
 }

@@ -37,9 +37,9 @@
 //! | `Spawn` | `character::spawn::dress_characters` (feature `characters`) | gives each `Io3dCharacter` its rig, meshes and player once its config loads |
 //! | `Spawn` | [`rig::spawn_rigs`] | spawns the bones of each loaded [`SklRig`], again when its file changes |
 //! | `Spawn` | `character::spawn::skin_meshes` (feature `characters`) | spawns each rig's `RigMeshes` as skinned parts on its bones, again when they change |
-//! | `Bind` | [`binder::bind_players`] | finds each player's named descendants and binds each clip it plays to them, again when a clip, its file or the hierarchy changes |
+//! | `Bind` | [`binder::bind_players`] | finds each player's named descendants (none below a nested player), binds each clip it plays to them, again when a clip, its file or the hierarchy changes, and marks the bones it writes with [`Io3dBone`] |
 //! | `Advance` | [`playback::advance_players`] | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
-//! | `Pose` | [`playback::pose_players`] | blends the clips per bone as the client does, writes the local transforms (rest where nothing plays) and fills [`RootMotion`] |
+//! | `Pose` | [`playback::pose_players`] | blends the clips per bone as the client does, writes the local transforms of the player's bones ([`Io3dBone`]; a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
 //! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
 //!
 //! Read [`RootMotion`] after `Io3dSystems::Pose` (or in `Update` of the
@@ -72,7 +72,7 @@ use bevy::{
 
 pub use assets::{AniClip, AniLoader, AniLoaderSettings, Io3dAssetLabel, Io3dLoadError, SklLoader, SklSkeleton};
 pub use axes::Axes;
-pub use binding::{AniBinding, ClipBinding};
+pub use binding::{AniBinding, ClipBinding, Io3dBone};
 pub use export::{bone_target, to_bevy_clip};
 pub use game_files::{GameFileReader, GameFilesPlugin};
 pub use player::{AniEventFired, AniPlayer, RootMotion};
@@ -114,6 +114,7 @@ impl Plugin for Io3dPlugin {
             .register_type::<RigBones>()
             .register_type::<BoneRest>()
             .register_type::<AniBinding>()
+            .register_type::<Io3dBone>()
             .register_type::<rig::RigSource>()
             .init_asset_loader::<SklLoader>()
             .configure_sets(

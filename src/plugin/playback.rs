@@ -140,7 +140,9 @@ pub fn pose_players(
             .and_then(|(root, pose)| root_motion(player, binding, &clips, root, pose.position, start))
             .unwrap_or_default();
         let held = start.filter(|_| player.in_place);
-        for (i, (bone, mut pose)) in binding.bones.iter().zip(blend.poses()).enumerate() {
+        for (i, (bone, mut pose)) in
+            binding.bones.iter().zip(blend.poses()).enumerate().filter(|(i, _)| binding.owns(*i))
+        {
             if let Some(start) = held.filter(|_| Some(i) == root) {
                 pose.position.x = start.x;
                 pose.position.z = start.z;
