@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
-use bevy_io3d::plugin::{AniEventFired, AniPlayer, Io3dPlugin, RootMotion, SklRig};
+use bevy_io3d::plugin::{AniEventFired, AniPlayer, Io3dPlugin, Io3dSystems, RootMotion, SklRig};
 
 fn main() {
     App::new()
@@ -20,7 +20,10 @@ fn main() {
         ))
         .init_resource::<Travelled>()
         .add_systems(Startup, spawn_walker)
-        .add_systems(Update, (report_motion, quit_after_three_seconds))
+        // Root motion is filled in `Io3dSystems::Pose`: read it after that
+        // set, in the same frame (in `Update` it would be a frame late).
+        .add_systems(PostUpdate, report_motion.after(Io3dSystems::Pose))
+        .add_systems(Update, quit_after_three_seconds)
         .run();
 }
 
