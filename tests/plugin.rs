@@ -314,6 +314,35 @@ fn root_motion_adds_up_to_the_walk_and_in_place_holds_the_root() {
     assert!(app.world().get::<RootMotion>(rig).unwrap().delta.z < 0.0, "and the motion is still reported");
 }
 
+/// A game's usual player, steered by the client's calls with no transport
+/// clip: holding in place and the distance this loop work as they do for
+/// a clip started through `clip`.
+#[test]
+fn in_place_and_the_distance_follow_a_loop_started_by_a_call() {
+    use bevy_io3d::anim::Loop;
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let walk: Handle<AniClip> = server.load("biped_walk_4002.ani");
+    let mut player = AniPlayer::default();
+    player.in_place = true;
+    let rig = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), player)).id();
+    run_until(&mut app, "the rig and the clip", |app| {
+        app.world().get::<RigBones>(rig).is_some() && app.world().resource::<AssetServer>().is_loaded(&walk)
+    });
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().play_loop(walk, Loop::default());
+    let root_bone = app.world().get::<RigBones>(rig).unwrap().0[0];
+    let mut seen = Vec::new();
+    for _ in 0..40 {
+        app.update();
+        let t = app.world().get::<Transform>(root_bone).unwrap().translation;
+        seen.push(Vec3::new(t.x, 0.0, t.z));
+    }
+    assert!(seen[2..].windows(2).all(|w| w[0] == w[1]), "the root stays in place: {seen:?}");
+    let motion = *app.world().get::<RootMotion>(rig).unwrap();
+    assert!(motion.distance_this_loop > 30.0, "the distance is measured: {motion:?}");
+}
+
 #[test]
 fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
     let dir = asset_dir();

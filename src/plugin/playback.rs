@@ -163,10 +163,22 @@ fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) ->
     clip.clip.blended(is_root, t, None).map(|p| p.position)
 }
 
-/// Where the main clip puts bone `root` at its start.
+/// Where the main clip puts bone `root` at its start: the transport's clip
+/// ([`AniPlayer::clip`]), or, for a player steered by the client's calls,
+/// the loop started last (else the action started last), so that holding
+/// in place and the distance work whichever way a clip was started.
 fn main_root_start(player: &AniPlayer, binding: &AniBinding, clips: &Assets<AniClip>, root: usize) -> Option<Vec3> {
-    let id = player.clip.id();
+    let id = main_clip(player)?;
     root_at(clips.get(id)?, binding, id, root, 0.0)
+}
+
+/// The clip that stands for the player's motion (see [`main_root_start`]).
+fn main_clip(player: &AniPlayer) -> Option<Id> {
+    if player.clip != bevy::asset::Handle::default() {
+        return Some(player.clip.id());
+    }
+    let newest = |kind: Kind| player.instances().filter(|i| i.kind() == kind).max_by_key(|i| i.id).map(|i| i.clip);
+    newest(Kind::Loop).or_else(|| newest(Kind::Action))
 }
 
 /// The root's motion: the blended position, each clip's own step of its

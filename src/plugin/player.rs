@@ -60,7 +60,9 @@ pub struct AniPlayer {
     pub axes: Axes,
     /// Keep the root bone's horizontal position at the main clip's start
     /// and report the movement in [`RootMotion`] only, for games that move
-    /// the character themselves.
+    /// the character themselves. The main clip is `clip`, or without one
+    /// the loop started last (else the action started last), however it
+    /// was started.
     pub in_place: bool,
     /// The bone that carries the movement through the level.
     pub root_bone: String,
@@ -253,8 +255,8 @@ pub struct RootMotion {
     /// loop wrap including the clip's whole travel, so it adds up to the
     /// distance walked), mixed by the clips' weights.
     pub delta: Vec3,
-    /// The horizontal distance from where the main clip put the root at
-    /// its start.
+    /// The horizontal distance from where the main clip (see
+    /// [`AniPlayer::in_place`]) put the root at its start.
     pub distance_this_loop: f32,
 }
 
