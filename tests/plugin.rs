@@ -343,6 +343,28 @@ fn in_place_and_the_distance_follow_a_loop_started_by_a_call() {
     assert!(motion.distance_this_loop > 30.0, "the distance is measured: {motion:?}");
 }
 
+/// What a clip keeps is a load setting: Bevy's own clip by default, none
+/// for a game that plays only through `AniPlayer`.
+#[test]
+fn a_clip_loads_without_its_bevy_clip_when_asked() {
+    use bevy_io3d::plugin::AniLoaderSettings;
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let full: Handle<AniClip> = server.load("biped_walk_4000.ani");
+    let lean: Handle<AniClip> = server
+        .load_builder()
+        .with_settings(|s: &mut AniLoaderSettings| s.bevy_clip = false)
+        .load("biped_idle_4000.ani");
+    run_until(&mut app, "both clips", |app| {
+        let server = app.world().resource::<AssetServer>();
+        server.is_loaded(&full) && server.is_loaded(&lean)
+    });
+    let clips = app.world().resource::<Assets<AniClip>>();
+    assert!(clips.get(&full).unwrap().bevy_clip.is_some());
+    assert!(clips.get(&lean).unwrap().bevy_clip.is_none());
+}
+
 #[test]
 fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
     let dir = asset_dir();

@@ -27,12 +27,13 @@ pub struct AniClip {
     /// The same compiled for playing, built once at load.
     pub clip: Clip,
     /// The same motion as Bevy's own [`AnimationClip`] (sub-asset
-    /// [`Io3dAssetLabel::BevyClip`]), in Bevy's axes.
-    pub bevy_clip: Handle<AnimationClip>,
+    /// [`Io3dAssetLabel::BevyClip`]), in Bevy's axes; `None` for clips
+    /// made in code or loaded without it ([`AniLoaderSettings::bevy_clip`]).
+    pub bevy_clip: Option<Handle<AnimationClip>>,
 }
 
 impl AniClip {
-    /// A clip for an animation made in code; `bevy_clip` stays empty.
+    /// A clip for an animation made in code, with no Bevy clip.
     pub fn new(animation: Animation) -> Self {
         Self::with_sidecar(animation, None)
     }
@@ -43,7 +44,7 @@ impl AniClip {
             Some(sidecar) => Clip::with_events(&animation, &sidecar.events),
             None => Clip::new(&animation),
         };
-        Self { clip, animation, sidecar, bevy_clip: Handle::default() }
+        Self { clip, animation, sidecar, bevy_clip: None }
     }
 
     /// The events that play: the sidecar's, or else the file's.
@@ -134,12 +135,23 @@ pub struct AniLoader {
     pub axes: Axes,
 }
 
-/// Per-load settings of [`AniLoader`], for `load_with_settings`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+/// Per-load settings of [`AniLoader`], for `AssetServer::load_builder().with_settings(..)`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AniLoaderSettings {
-    /// The axes of the exported Bevy clip ([`Io3dAssetLabel::BevyClip`]);
-    /// `None` takes the plugin's.
+    /// Also make Bevy's own [`AnimationClip`] of the file
+    /// ([`Io3dAssetLabel::BevyClip`]), for Bevy's `AnimationPlayer`: on by
+    /// default; a game that plays only through [`super::AniPlayer`] saves
+    /// a third copy of every key by turning it off.
+    pub bevy_clip: bool,
+    /// The axes of that Bevy clip; `None` takes the plugin's.
     pub axes: Option<Axes>,
+}
+
+impl Default for AniLoaderSettings {
+    fn default() -> Self {
+        Self { bevy_clip: true, axes: None }
+    }
 }
 
 impl AssetLoader for AniLoader {
@@ -155,8 +167,10 @@ impl AssetLoader for AniLoader {
     ) -> Result<AniClip, Io3dLoadError> {
         let animation = Animation::from_bytes(&read_all(reader).await?)?;
         let mut clip = AniClip::with_sidecar(animation, read_sidecar(context).await);
-        let bevy_clip = to_bevy_clip(&clip.animation, settings.axes.unwrap_or(self.axes));
-        clip.bevy_clip = context.add_labeled_asset(Io3dAssetLabel::BevyClip.to_string(), bevy_clip);
+        if settings.bevy_clip {
+            let bevy_clip = to_bevy_clip(&clip.animation, settings.axes.unwrap_or(self.axes));
+            clip.bevy_clip = Some(context.add_labeled_asset(Io3dAssetLabel::BevyClip.to_string(), bevy_clip));
+        }
         Ok(clip)
     }
 
