@@ -762,6 +762,31 @@ fn a_mixed_case_resource_folder_loads_through_the_asset_server() {
     assert!(players.iter(app.world()).next().is_some_and(|p| p.clip != Handle::default()), "its first clip");
 }
 
+/// A config's animations load with it by default; a game whose configs
+/// list hundreds loads only the first (which the character plays) and
+/// finds the others' paths when it needs them.
+#[cfg(feature = "characters")]
+#[test]
+fn a_config_can_load_only_its_first_animation() {
+    use bevy_io3d::plugin::character::{AnimationLoading, Io3dModel, ModelLoaderSettings};
+    let dir = asset_dir();
+    let mut app = character_app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let lean: Handle<Io3dModel> = server
+        .load_builder()
+        .with_settings(|s: &mut ModelLoaderSettings| s.animations = AnimationLoading::First)
+        .load("resource/model/animodel/biped.txt");
+    run_until(&mut app, "the config", |app| app.world().resource::<AssetServer>().is_loaded(&lean));
+    let models = app.world().resource::<Assets<Io3dModel>>();
+    let model = models.get(&lean).unwrap();
+    assert_eq!((model.animations.len(), model.animation_paths.len()), (1, 3));
+    assert!(model.animation("biped_idle_4002").is_none());
+    let idle = model.animation_path("BIPED_IDLE_4002.ani").unwrap().clone();
+    assert_eq!(idle.to_string(), "resource/animation/biped_idle_4002.ani");
+    let clip: Handle<AniClip> = server.load(idle);
+    run_until(&mut app, "the clip found later", |app| app.world().resource::<AssetServer>().is_loaded(&clip));
+}
+
 /// The bundled character through the asset server: its meshes skinned by
 /// Bevy (joint matrices times inverse binds, weighted) land where the
 /// library's client skinning puts them, within the client's own gap.

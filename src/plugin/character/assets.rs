@@ -1,9 +1,10 @@
 //! `.msh`, `.cms` and model configs as Bevy assets, with their loaders.
 
 use bevy::asset::io::Reader;
-use bevy::asset::{Asset, AssetLoader, Handle, LoadContext, RenderAssetUsages};
+use bevy::asset::{Asset, AssetLoader, AssetPath, Handle, LoadContext, RenderAssetUsages};
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy::reflect::TypePath;
+use serde::{Deserialize, Serialize};
 
 use crate::format::{Collision, ModelConfig, msh};
 use crate::plugin::assets::{AniClip, SklSkeleton, read_all};
@@ -52,18 +53,52 @@ pub struct Io3dModel {
     pub skeleton: Option<Handle<SklSkeleton>>,
     /// `#MESH_LIST`, in order.
     pub meshes: Vec<Handle<Io3dMesh>>,
-    /// `#ANIMATION_LIST`: each name as written, with its clip.
+    /// `#ANIMATION_LIST`: each name as written, with its clip, for the
+    /// clips loaded with the config (all of them by default; see
+    /// [`ModelLoaderSettings`]).
     pub animations: Vec<(String, Handle<AniClip>)>,
+    /// `#ANIMATION_LIST`: each name as written, with the asset path the
+    /// game's folder rules give it, loaded or not.
+    pub animation_paths: Vec<(String, AssetPath<'static>)>,
 }
 
 impl Io3dModel {
     /// The clip the config lists under `name`, matched without case and
-    /// with or without `.ani`.
+    /// with or without `.ani`, when it was loaded with the config.
     pub fn animation(&self, name: &str) -> Option<&Handle<AniClip>> {
-        let bare = |n: &str| crate::resource::name_key(n, ".ani");
-        let wanted = bare(name);
-        self.animations.iter().find(|(listed, _)| bare(listed) == wanted).map(|(_, clip)| clip)
+        self.animations.iter().find(|(listed, _)| same_animation(listed, name)).map(|(_, clip)| clip)
     }
+
+    /// Where the clip the config lists under `name` is, to load it when a
+    /// game needs it (`asset_server.load(path)`).
+    pub fn animation_path(&self, name: &str) -> Option<&AssetPath<'static>> {
+        self.animation_paths.iter().find(|(listed, _)| same_animation(listed, name)).map(|(_, path)| path)
+    }
+}
+
+/// Whether two animation names are the same by the client's rule.
+fn same_animation(a: &str, b: &str) -> bool {
+    crate::resource::name_key(a, ".ani") == crate::resource::name_key(b, ".ani")
+}
+
+/// Which of a config's animations load with it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AnimationLoading {
+    /// Every one listed.
+    #[default]
+    All,
+    /// Only the first, which a character plays when it is dressed: the
+    /// game's configs list hundreds; load others through
+    /// [`Io3dModel::animation_path`] when they are needed.
+    First,
+}
+
+/// Per-load settings of [`ModelLoader`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelLoaderSettings {
+    /// Which animations load with the config.
+    pub animations: AnimationLoading,
 }
 
 /// Loads `.msh` files as [`Io3dMesh`]es in Bevy's axes, and their material
@@ -140,13 +175,13 @@ pub struct ModelLoader;
 
 impl AssetLoader for ModelLoader {
     type Asset = Io3dModel;
-    type Settings = ();
+    type Settings = ModelLoaderSettings;
     type Error = Io3dLoadError;
 
     async fn load(
         &self,
         reader: &mut dyn Reader,
-        _: &(),
+        settings: &ModelLoaderSettings,
         context: &mut LoadContext<'_>,
     ) -> Result<Io3dModel, Io3dLoadError> {
         let config = ModelConfig::parse(&read_all(reader).await?)?;
@@ -155,12 +190,16 @@ impl AssetLoader for ModelLoader {
         let skeleton = config.skeleton.as_deref().map(|name| context.load(path(ResourceKind::Skeleton, name)));
         let meshes =
             config.meshes.iter().map(|name| context.load(path(ResourceKind::Mesh, &format!("{name}.msh")))).collect();
-        let animations = config
-            .animations
-            .iter()
-            .map(|name| (name.clone(), context.load(path(ResourceKind::Animation, name))))
+        let animation_paths: Vec<(String, AssetPath<'static>)> =
+            config.animations.iter().map(|name| (name.clone(), path(ResourceKind::Animation, name))).collect();
+        let loaded = match settings.animations {
+            AnimationLoading::All => animation_paths.len(),
+            AnimationLoading::First => 1,
+        };
+        let animations = (animation_paths.iter().take(loaded))
+            .map(|(name, path)| (name.clone(), context.load(path.clone())))
             .collect();
-        Ok(Io3dModel { config, skeleton, meshes, animations })
+        Ok(Io3dModel { config, skeleton, meshes, animations, animation_paths })
     }
 
     fn extensions(&self) -> &[&str] {

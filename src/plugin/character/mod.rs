@@ -23,7 +23,9 @@ pub mod paths;
 pub mod spawn;
 pub mod texture;
 
-pub use assets::{CmsLoader, Io3dCollision, Io3dMesh, Io3dModel, ModelLoader, MshLoader};
+pub use assets::{
+    AnimationLoading, CmsLoader, Io3dCollision, Io3dMesh, Io3dModel, ModelLoader, ModelLoaderSettings, MshLoader,
+};
 pub use direct::CharacterStores;
 pub use events::HiddenMeshes;
 pub use material::{Io3dMaterial, MaterialLoader, to_standard_material};
