@@ -113,6 +113,7 @@ struct Mirror(fn(Vec3) -> Vec3, fn(Quat) -> Quat);
 const BEVY_AXES: Mirror = Mirror(bevy_io3d::anim::axes::mirror_position, bevy_io3d::anim::axes::mirror_rotation);
 
 /// The glTF export's axes.
+#[cfg(feature = "viewer")]
 const GLTF_AXES: Mirror = Mirror(bevy_io3d::anim::axes::mirror_x_position, bevy_io3d::anim::axes::mirror_x_rotation);
 
 /// The largest distance between joints and the largest angle between
@@ -189,7 +190,7 @@ fn binds_by_name_on_a_hand_built_hierarchy_and_reports_what_is_unbound() {
     let mut app = app(dir.path());
     let clip = app.world().resource::<AssetServer>().load("biped_walk_4000.ani");
     let prop_rest = Transform::from_xyz(1.0, 2.0, 3.0);
-    let root = app.world_mut().spawn(AniPlayer::new(clip).with_axes(Axes::AsIs)).id();
+    let root = app.world_mut().spawn((AniPlayer::new(clip), Axes::AsIs)).id();
     let hips = app.world_mut().spawn((Name::new("Bip01"), Transform::default(), ChildOf(root))).id();
     let thigh = app.world_mut().spawn((Name::new("Bip01 L Thigh"), Transform::default(), ChildOf(hips))).id();
     let prop = app.world_mut().spawn((Name::new("Sword"), prop_rest, ChildOf(thigh))).id();

@@ -1,15 +1,20 @@
 //! From the engine's left-handed axes to Bevy's right-handed ones.
 
+use bevy::ecs::component::Component;
+use bevy::ecs::reflect::ReflectComponent;
 use bevy::math::{Quat, Vec3};
-use bevy::reflect::Reflect;
+use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 use serde::{Deserialize, Serialize};
 
 use crate::anim::BonePose;
 use crate::anim::axes::{mirror_position, mirror_rotation};
 
-/// How poses in the files' axes become Bevy transforms.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Reflect, Serialize, Deserialize)]
+/// How poses in the files' axes become Bevy transforms: one component on
+/// the rig's entity, which its player, its spawned bones ([`super::SklRig`])
+/// and its meshes all read, so they cannot disagree.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Reflect, Serialize, Deserialize)]
+#[reflect(Component, Default)]
 pub enum Axes {
     /// The files' Direct3D axes (left-handed, Y up) mirrored on Z into
     /// Bevy's: position (x, y, z) becomes (x, y, -z) and rotation

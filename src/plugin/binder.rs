@@ -8,6 +8,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::transform::components::Transform;
 
 use super::assets::AniClip;
+use super::axes::Axes;
 use super::binding::{AniBinding, Bone, Io3dBone};
 use super::player::AniPlayer;
 use super::rig::{BoneRest, RigBones, SklRig, modified};
@@ -64,7 +65,7 @@ pub fn bind_players(
     mut clip_events: MessageReader<AssetEvent<AniClip>>,
     hierarchy: Hierarchy,
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(Entity, &AniPlayer, &mut AniBinding, Option<&RigBones>), Bindable>,
+    mut players: Query<(Entity, &AniPlayer, &mut AniBinding, Option<&RigBones>, &Axes), Bindable>,
 ) {
     let reloaded = modified(&mut clip_events);
     // Players at or above a changed entity see a changed hierarchy.
@@ -73,11 +74,11 @@ pub fn bind_players(
         let at_or_above = std::iter::once(changed).chain(hierarchy.parents.iter_ancestors(changed));
         regrown.extend(at_or_above.filter(|e| players.contains(*e)));
     }
-    for (entity, player, mut binding, rig) in &mut players {
+    for (entity, player, mut binding, rig, &axes) in &mut players {
         if !binding.built || regrown.contains(&entity) {
             binding.set_bones(hierarchy.bones(&mut commands, entity));
         }
-        binding.follow_axes(player.axes);
+        binding.follow_axes(axes);
         let main = player.clip.id();
         let in_use = || player.instances().map(|i| i.clip).chain(Some(main));
         // The common frame: every clip playing is bound already.

@@ -12,6 +12,7 @@ use crate::anim::{Clip, InstanceId, PoseBlend, RepeatMode, Step};
 use crate::format::EventKind;
 
 use super::assets::AniClip;
+use super::axes::Axes;
 use super::binding::AniBinding;
 use super::player::{AniEventFired, AniPlayer, RootMotion};
 
@@ -119,11 +120,11 @@ fn rewind<'c>(
 /// the root's motion. A stopped player leaves its bones as they are.
 pub fn pose_players(
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(&mut AniPlayer, &AniBinding, &mut RootMotion)>,
+    mut players: Query<(&mut AniPlayer, &AniBinding, &mut RootMotion, &Axes)>,
     mut transforms: Query<&mut Transform, Without<AniPlayer>>,
     mut blend: Local<PoseBlend>,
 ) {
-    for (mut player, binding, mut motion) in &mut players {
+    for (mut player, binding, mut motion, &axes) in &mut players {
         if !binding.is_bound() || player.mixer.is_stopped() {
             continue;
         }
@@ -138,6 +139,7 @@ pub fn pose_players(
         *motion = root
             .zip(root_pose)
             .and_then(|(root, pose)| root_motion(player, binding, &clips, root, pose.position, start))
+            .map(|motion| motion.in_axes(axes))
             .unwrap_or_default();
         let held = start.filter(|_| player.in_place);
         for (i, (bone, mut pose)) in
@@ -149,7 +151,7 @@ pub fn pose_players(
             }
             let Ok(mut transform) = transforms.get_mut(bone.entity) else { continue };
             let mut posed = *transform;
-            player.axes.apply(&pose, &mut posed);
+            axes.apply(&pose, &mut posed);
             transform.set_if_neq(posed);
         }
     }
@@ -214,11 +216,7 @@ fn root_motion(
         let from_start = position - start;
         Vec3::new(from_start.x, 0.0, from_start.z).length()
     });
-    Some(RootMotion {
-        position: player.axes.position(position),
-        delta: player.axes.position(delta),
-        distance_this_loop: distance,
-    })
+    Some(RootMotion { position, delta, distance_this_loop: distance })
 }
 
 fn root_at_any(instance: &Instance<Id>, binding: &AniBinding, clips: &Assets<AniClip>, root: usize) -> bool {

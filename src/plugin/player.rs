@@ -38,7 +38,7 @@ enum ReflectedRepeatMode {
 /// [`AniPlayer::default`].
 #[derive(Component, Debug, Clone, Reflect)]
 #[reflect(Component, Default)]
-#[require(AniBinding, RootMotion, Transform)]
+#[require(AniBinding, RootMotion, Transform, Axes)]
 pub struct AniPlayer {
     /// The main clip, which `repeat`, [`AniPlayer::seek`] and
     /// [`AniPlayer::time_ms`] act on: changing it cuts to the new clip from
@@ -56,8 +56,6 @@ pub struct AniPlayer {
     pub speed: f64,
     /// Whether time stands still (the pose still follows seeks).
     pub paused: bool,
-    /// How the file's axes become the bones'.
-    pub axes: Axes,
     /// Keep the root bone's horizontal position at the main clip's start
     /// and report the movement in [`RootMotion`] only, for games that move
     /// the character themselves. The main clip is `clip`, or without one
@@ -96,7 +94,6 @@ impl AniPlayer {
             repeat: RepeatMode::Loop,
             speed: 1.0,
             paused: false,
-            axes: Axes::default(),
             in_place: false,
             root_bone: "Bip01".to_owned(),
             mixer: Mixer::new(),
@@ -110,12 +107,6 @@ impl AniPlayer {
     /// The same player with another repeat mode.
     pub fn with_repeat(mut self, repeat: RepeatMode) -> Self {
         self.repeat = repeat;
-        self
-    }
-
-    /// The same player with other axes.
-    pub fn with_axes(mut self, axes: Axes) -> Self {
-        self.axes = axes;
         self
     }
 
@@ -258,6 +249,13 @@ pub struct RootMotion {
     /// The horizontal distance from where the main clip (see
     /// [`AniPlayer::in_place`]) put the root at its start.
     pub distance_this_loop: f32,
+}
+
+impl RootMotion {
+    /// The motion, worked out in the files' axes, in the rig's.
+    pub(super) fn in_axes(self, axes: Axes) -> Self {
+        Self { position: axes.position(self.position), delta: axes.position(self.delta), ..self }
+    }
 }
 
 /// Triggered on the player's entity when a clip passes one of its file's

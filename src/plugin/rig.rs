@@ -17,18 +17,16 @@ use super::export::bone_target;
 /// again when it is reloaded or the component's skeleton or axes change.
 #[derive(Component, Debug, Clone, Default, Reflect)]
 #[reflect(Component, Default)]
-#[require(Transform)]
+#[require(Transform, Axes)]
 pub struct SklRig {
-    /// The skeleton.
+    /// The skeleton. Its axes become Bevy's as the entity's [`Axes`] says.
     pub skeleton: Handle<SklSkeleton>,
-    /// How the skeleton's axes become Bevy's.
-    pub axes: Axes,
 }
 
 impl SklRig {
-    /// A rig of `skeleton`, converted from the engine's axes.
+    /// A rig of `skeleton`.
     pub fn new(skeleton: Handle<SklSkeleton>) -> Self {
-        Self { skeleton, axes: Axes::default() }
+        Self { skeleton }
     }
 }
 
@@ -49,17 +47,22 @@ pub struct BoneRest(pub Transform);
 #[reflect(Component)]
 pub struct RigSource(AssetId<SklSkeleton>, Axes);
 
+/// A rig, its axes, and its bones and what they were spawned from, once
+/// they are.
+type RigToSpawn = (Entity, &'static SklRig, &'static Axes, Option<&'static RigBones>, Option<&'static RigSource>);
+
 /// Spawns the bones of loaded rigs, and respawns them when the skeleton
-/// file changes or the [`SklRig`] points at another skeleton or axes.
+/// file changes, or the [`SklRig`] points at another skeleton, or its
+/// [`Axes`] change.
 pub fn spawn_rigs(
     mut commands: Commands,
     mut changes: MessageReader<AssetEvent<SklSkeleton>>,
     skeletons: Res<Assets<SklSkeleton>>,
-    rigs: Query<(Entity, &SklRig, Option<&RigBones>, Option<&RigSource>)>,
+    rigs: Query<RigToSpawn>,
 ) {
     let changed = modified(&mut changes);
-    for (entity, rig, bones, source) in &rigs {
-        let wanted = RigSource(rig.skeleton.id(), rig.axes);
+    for (entity, rig, &axes, bones, source) in &rigs {
+        let wanted = RigSource(rig.skeleton.id(), axes);
         let stale = changed.contains(&rig.skeleton.id()) || source != Some(&wanted);
         if bones.is_some() && !stale {
             continue;
@@ -68,7 +71,7 @@ pub fn spawn_rigs(
         if let Some(&root) = bones.and_then(|RigBones(old)| old.first()) {
             commands.entity(root).despawn();
         }
-        let spawned = spawn_bones(&mut commands, entity, skeleton, rig.axes);
+        let spawned = spawn_bones(&mut commands, entity, skeleton, axes);
         commands.entity(entity).insert((RigBones(spawned), wanted));
     }
 }

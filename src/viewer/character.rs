@@ -66,11 +66,11 @@ pub fn draw_control_points(
     meshes: Res<Assets<Io3dMesh>>,
     skeletons: Res<Assets<SklSkeleton>>,
     parts: Query<(&MeshPart, &ChildOf)>,
-    rigs: Query<(&SklRig, &RigBones), With<ViewedRig>>,
+    rigs: Query<(&SklRig, &RigBones, &Axes), With<ViewedRig>>,
     transforms: Query<&GlobalTransform>,
 ) {
     for (part, parent) in &parts {
-        let Ok((rig, bones)) = rigs.get(parent.parent()) else { continue };
+        let Ok((rig, bones, &axes)) = rigs.get(parent.parent()) else { continue };
         let (Some(mesh), Some(skeleton)) = (meshes.get(part.mesh), skeletons.get(&rig.skeleton)) else { continue };
         if part.submesh != 0 || mesh.mesh.control_points.is_empty() {
             continue;
@@ -82,7 +82,7 @@ pub fn draw_control_points(
             .filter_map(|point| {
                 let bone = skeleton.rig.bone(point.bone.c_str())?;
                 let world = transforms.get(*bones.0.get(bone)?).ok()?.to_matrix();
-                let bind = inverse_bind(&skeleton.rig, bone, rig.axes);
+                let bind = inverse_bind(&skeleton.rig, bone, axes);
                 let at = (world * bind).transform_point3(Axes::EngineToBevy.position(point.point));
                 Some((String::from_utf8_lossy(point.kind.c_str()).into_owned(), at))
             })

@@ -129,8 +129,14 @@ pub struct MeshStores<'w> {
 }
 
 /// A rig with meshes to draw, its bones and what was spawned for them.
-type DressedRig =
-    (Entity, Ref<'static, RigMeshes>, &'static SklRig, Ref<'static, RigBones>, Option<&'static SpawnedParts>);
+type DressedRig = (
+    Entity,
+    Ref<'static, RigMeshes>,
+    &'static SklRig,
+    &'static Axes,
+    Ref<'static, RigBones>,
+    Option<&'static SpawnedParts>,
+);
 
 /// Spawns the mesh entities of rigs whose meshes, bones, mesh files or
 /// material scripts changed (a mesh appears once it and its script are
@@ -144,7 +150,7 @@ pub fn skin_meshes(
 ) {
     let touched_meshes: Vec<_> = mesh_events.read().map(event_id).collect();
     let touched_materials: Vec<_> = material_events.read().map(event_id).collect();
-    for (entity, meshes, rig, bones, spawned) in &rigs {
+    for (entity, meshes, rig, &axes, bones, spawned) in &rigs {
         let touched = meshes.0.iter().any(|h| {
             touched_meshes.contains(&h.id())
                 || stores.meshes.get(h).is_some_and(|m| touched_materials.contains(&m.material.id()))
@@ -153,7 +159,13 @@ pub fn skin_meshes(
             continue;
         }
         let Some(skeleton) = stores.skeletons.get(&rig.skeleton) else { continue };
-        let target = Target { entity, bones: &bones, skeleton, axes: rig.axes };
+        // Meshes load in Bevy's axes: a rig kept in the files' would draw
+        // them mirrored against its bones.
+        if axes != Axes::EngineToBevy {
+            warn!("meshes are drawn only on rigs in Axes::EngineToBevy, not {axes:?}: left off");
+            continue;
+        }
+        let target = Target { entity, bones: &bones, skeleton, axes };
         for &part in spawned.map_or(&[][..], |s| &s.0) {
             commands.entity(part).despawn();
         }
