@@ -6,6 +6,10 @@ use glam::{Mat3, Mat4, Quat, Vec3};
 
 use crate::format::{Bone, FileString, Skeleton};
 
+/// The root bone of a Biped, which carries the character through the
+/// level: the bone root motion is read from.
+pub const ROOT: &str = "Bip01";
+
 /// Biped bone names with their parents, parents first. The thighs hang
 /// under `Bip01 Spine` and the clavicles under `Bip01 Neck`, as Biped
 /// builds them.

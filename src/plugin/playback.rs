@@ -117,7 +117,7 @@ fn rewind<'c>(
 }
 
 /// Blends each bound player's clips into its bones' transforms and reports
-/// the root's motion. A stopped player leaves its bones as they are.
+/// the root's motion. A paused (or stopped) player still poses its clips at their times, so a seek shows.
 pub fn pose_players(
     clips: Res<Assets<AniClip>>,
     mut players: Query<(&mut AniPlayer, &AniBinding, &mut RootMotion, &Axes)>,
@@ -125,7 +125,7 @@ pub fn pose_players(
     mut blend: Local<PoseBlend>,
 ) {
     for (mut player, binding, mut motion, &axes) in &mut players {
-        if !binding.is_bound() || player.mixer.is_stopped() {
+        if !binding.is_bound() {
             continue;
         }
         let player = &mut *player;

@@ -54,7 +54,9 @@ pub struct AniPlayer {
     /// client's): times wrap or clamp and each clip's events fire as they
     /// are passed, with no fades or state changes.
     pub speed: f64,
-    /// Whether time stands still (the pose still follows seeks).
+    /// Whether time stands still for every clip (the pose still follows
+    /// seeks): the one pause, which [`AniPlayer::stop`] and
+    /// [`AniPlayer::resume`] (the client's names) also set.
     pub paused: bool,
     /// Keep the root bone's horizontal position at the main clip's start
     /// and report the movement in [`RootMotion`] only, for games that move
@@ -95,7 +97,7 @@ impl AniPlayer {
             speed: 1.0,
             paused: false,
             in_place: false,
-            root_bone: "Bip01".to_owned(),
+            root_bone: crate::anim::biped::ROOT.to_owned(),
             mixer: Mixer::new(),
             handles: Vec::new(),
             main: None,
@@ -191,14 +193,27 @@ impl AniPlayer {
         self.mixer.seek(instance, time_ms);
     }
 
-    /// Freezes every clip (`StopAllPlayingAnimation`).
+    /// Freezes every clip (`StopAllPlayingAnimation`): sets
+    /// [`AniPlayer::paused`].
     pub fn stop(&mut self) {
-        self.mixer.stop();
+        self.paused = true;
     }
 
     /// Undoes [`AniPlayer::stop`] (`ResumeAllPlayingAnimation`).
     pub fn resume(&mut self) {
-        self.mixer.resume();
+        self.paused = false;
+    }
+
+    /// Whether an ended action is kept on its last frame at weight 0.5
+    /// until something new starts, so that the character does not snap to
+    /// its rest pose (the client's "guarantee" mode, on by default).
+    pub fn guarantee(&self) -> bool {
+        self.mixer.guarantee
+    }
+
+    /// Turns guarantee mode on or off (see [`AniPlayer::guarantee`]).
+    pub fn set_guarantee(&mut self, on: bool) {
+        self.mixer.guarantee = on;
     }
 
     /// The playing clips: actions newest first, then loops.
@@ -281,4 +296,22 @@ pub struct AniEventFired {
     pub sub_info: String,
     /// Its time in the clip, in milliseconds.
     pub time_ms: f32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_pause_and_a_guarantee_switch() {
+        let mut player = AniPlayer::default();
+        player.stop();
+        assert!(player.paused, "the client's stop is the one pause");
+        player.resume();
+        assert!(!player.paused);
+        assert!(player.guarantee(), "on, as in the game");
+        player.set_guarantee(false);
+        assert!(!player.guarantee());
+        assert_eq!(player.root_bone, crate::anim::biped::ROOT);
+    }
 }

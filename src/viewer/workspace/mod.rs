@@ -22,7 +22,7 @@ use crate::plugin::{AniClip, SklSkeleton};
 use crate::resource::{Character, CharacterMesh, MeshFiles, ResourceFolder, ResourceKind};
 
 /// The bone whose path the viewer draws and measures.
-pub const ROOT_BONE: &str = "Bip01";
+pub const ROOT_BONE: &str = crate::anim::biped::ROOT;
 
 /// Root path samples are this far apart, in ms.
 pub const PATH_STEP_MS: f32 = 10.0;
