@@ -97,8 +97,8 @@ pub fn export(
     }
     let mut written = Vec::new();
     for (name, animation) in animations {
-        if out.animation(name, animation)? {
-            written.push((name.clone(), AnimationExtras::of(animation)));
+        if let Some(extras) = out.animation(name, animation)? {
+            written.push((name.clone(), extras));
         }
     }
     let scene = out.glb.root.push(json::Scene {
@@ -389,8 +389,9 @@ impl Exporter<'_> {
     }
 
     /// One glTF animation: two channels a track that poses a bone.
-    /// Writes an animation; false when no track poses a bone (left out).
-    fn animation(&mut self, name: &str, animation: &Animation) -> Result<bool, GltfError> {
+    /// Writes an animation and returns the extras it carries; `None` when
+    /// no track poses a bone (left out).
+    fn animation(&mut self, name: &str, animation: &Animation) -> Result<Option<AnimationExtras>, GltfError> {
         let (mut channels, mut samplers, mut animated) = (Vec::new(), Vec::new(), Vec::new());
         for track in animation.tracks.iter().filter(|t| poses(t)) {
             let Some(bone) = self.rig.bone(track.bone.c_str()) else {
@@ -436,17 +437,17 @@ impl Exporter<'_> {
         }
         if channels.is_empty() {
             self.warnings.push(format!("{name}: no track poses a bone of the skeleton; animation left out"));
-            return Ok(false);
+            return Ok(None);
         }
-        let extras = AnimationExtras::of(animation).to_raw()?;
+        let extras = AnimationExtras::of(animation);
         self.glb.root.push(json::Animation {
             extensions: None,
-            extras: Some(extras),
+            extras: Some(extras.to_raw()?),
             channels,
             name: Some(name.to_owned()),
             samplers,
         });
-        Ok(true)
+        Ok(Some(extras))
     }
 
     /// A track's keyframes in seconds, as glTF needs them: times strictly

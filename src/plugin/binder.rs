@@ -1,6 +1,8 @@
 //! The system that binds each player's clips to the bones below it, by
 //! name ([`crate::anim::names`]), into its [`AniBinding`].
 
+use std::collections::VecDeque;
+
 use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
@@ -32,14 +34,15 @@ pub struct Hierarchy<'w, 's> {
 }
 
 impl Hierarchy<'_, '_> {
-    /// The named descendants of `player`, but none at or below another
-    /// player (a nested rig is its own player's), giving those seen for the
-    /// first time a [`BoneRest`] of their current transform.
+    /// The named descendants of `player`, breadth first (so the bone
+    /// nearest the player wins a name two bones share), but none at or
+    /// below another player (a nested rig is its own player's), giving
+    /// those seen for the first time a [`BoneRest`] of their current
+    /// transform.
     fn bones(&self, commands: &mut Commands, player: Entity) -> Vec<Bone> {
         let mut bones = Vec::new();
-        let mut stack: Vec<Entity> = self.children.get(player).map(|c| c.to_vec()).unwrap_or_default();
-        stack.reverse();
-        while let Some(entity) = stack.pop() {
+        let mut queue: VecDeque<Entity> = self.children.get(player).map(|c| c.iter().collect()).unwrap_or_default();
+        while let Some(entity) = queue.pop_front() {
             if self.nested.contains(entity) {
                 continue;
             }
@@ -49,7 +52,7 @@ impl Hierarchy<'_, '_> {
                 }
                 bones.push(Bone { entity, name: name.as_str().to_owned(), rest: rest.map_or(*transform, |r| r.0) });
             }
-            stack.extend(self.children.get(entity).into_iter().flat_map(|c| c.iter().rev()));
+            queue.extend(self.children.get(entity).into_iter().flat_map(|c| c.iter()));
         }
         bones
     }

@@ -36,10 +36,9 @@ impl GameFileReader {
 
     /// The file at `path`, in whatever case it is spelled on disk.
     fn read_found(&self, path: &Path) -> Result<VecReader, AssetReaderError> {
-        let exact = self.root.join(path);
-        let found =
-            if exact.is_file() { Some(exact.clone()) } else { find_without_case(&self.root, &path.to_string_lossy()) };
-        let found = found.ok_or(AssetReaderError::NotFound(exact))?;
+        // The resolver tries the exact spelling first.
+        let found = find_without_case(&self.root, &path.to_string_lossy())
+            .ok_or_else(|| AssetReaderError::NotFound(self.root.join(path)))?;
         std::fs::read(&found).map(VecReader::new).map_err(|e| AssetReaderError::Io(Arc::new(e)))
     }
 }

@@ -80,18 +80,24 @@ pub fn is_weapon(mesh: &msh::Mesh) -> bool {
     })
 }
 
-/// Follows the mesh events each rig's player fires.
+/// Follows the mesh events each rig's player fires (others leave the rig's
+/// [`HiddenMeshes`] untouched, so that [`show_meshes`] has nothing to do).
 pub fn follow_mesh_events(event: On<AniEventFired>, mut rigs: Query<&mut HiddenMeshes>) {
+    use EventKind::{HideMesh, HideWeapon, ShowMesh, ShowWeapon};
+    if !matches!(event.event_kind, HideMesh | ShowMesh | HideWeapon | ShowWeapon) {
+        return;
+    }
     if let Ok(mut hidden) = rigs.get_mut(event.entity) {
         hidden.apply(event.event_kind, &event.sub_info, event.instance);
     }
 }
 
 /// Shows or hides each rig's drawn parts as its clips' events left them,
-/// after restoring what ended clips hid.
+/// after restoring what ended clips hid; only where that or the parts
+/// changed, not every frame.
 pub fn show_meshes(
     meshes: Res<Assets<Io3dMesh>>,
-    mut rigs: Query<(&mut HiddenMeshes, &SpawnedParts, Option<&AniPlayer>)>,
+    mut rigs: Query<(&mut HiddenMeshes, Ref<SpawnedParts>, Option<&AniPlayer>)>,
     mut parts: Query<(&MeshPart, &mut Visibility)>,
 ) {
     for (mut hidden, spawned, player) in &mut rigs {
@@ -101,6 +107,9 @@ pub fn show_meshes(
             if hidden.meshes.iter().any(|(_, by)| by.is_some_and(|by| !playing(by))) {
                 hidden.restore_ended(playing);
             }
+        }
+        if !hidden.is_changed() && !spawned.is_changed() {
+            continue;
         }
         for &entity in spawned.parts() {
             let Ok((part, mut visibility)) = parts.get_mut(entity) else { continue };
