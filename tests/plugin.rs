@@ -788,6 +788,30 @@ fn a_config_can_load_only_its_first_animation() {
     run_until(&mut app, "the clip found later", |app| app.world().resource::<AssetServer>().is_loaded(&clip));
 }
 
+/// Meshes load in Bevy's axes, so a rig kept in the files' axes draws
+/// none, and says so once rather than every frame.
+#[cfg(feature = "characters")]
+#[test]
+fn meshes_are_left_off_a_rig_in_the_files_axes() {
+    use bevy_io3d::plugin::character::spawn::SpawnedParts;
+    use bevy_io3d::plugin::character::{Io3dCharacter, Io3dMaterial, Io3dMesh, MeshPart};
+    let dir = asset_dir();
+    let mut app = character_app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let model = server.load("resource/model/animodel/biped.txt");
+    let rig = app.world_mut().spawn((Io3dCharacter::new(model), Axes::AsIs)).id();
+    run_until(&mut app, "the meshes and their scripts", |app| {
+        let world = app.world();
+        world.resource::<Assets<Io3dMesh>>().len() == 2 && world.resource::<Assets<Io3dMaterial>>().len() == 2
+    });
+    for _ in 0..3 {
+        app.update();
+    }
+    let parts = |app: &mut App| app.world_mut().query::<&MeshPart>().iter(app.world()).count();
+    assert_eq!(parts(&mut app), 0);
+    assert!(app.world().get::<SpawnedParts>(rig).unwrap().parts().is_empty());
+}
+
 /// The bundled character through the asset server: its meshes skinned by
 /// Bevy (joint matrices times inverse binds, weighted) land where the
 /// library's client skinning puts them, within the client's own gap.

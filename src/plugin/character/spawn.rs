@@ -159,25 +159,25 @@ pub fn skin_meshes(
             continue;
         }
         let Some(skeleton) = stores.skeletons.get(&rig.skeleton) else { continue };
-        // Meshes load in Bevy's axes: a rig kept in the files' would draw
-        // them mirrored against its bones.
-        if axes != Axes::EngineToBevy {
-            warn!("meshes are drawn only on rigs in Axes::EngineToBevy, not {axes:?}: left off");
-            continue;
-        }
-        let target = Target { entity, bones: &bones, skeleton, axes };
         for &part in spawned.map_or(&[][..], |s| &s.0) {
             commands.entity(part).despawn();
         }
-        let parts = meshes
-            .0
-            .iter()
-            .filter_map(|h| stores.meshes.get(h).map(|mesh| (h.id(), mesh)))
-            .flat_map(|(id, mesh)| {
-                let parts = (&*stores.materials, &mut *stores.bindposes);
-                spawn_parts(&mut commands, parts, &target, id, mesh)
-            })
-            .collect();
+        // Meshes load in Bevy's axes: a rig kept in the files' would draw
+        // them mirrored against its bones. None are spawned, and the rig is
+        // looked at again only when its meshes or bones change.
+        let parts = if axes == Axes::EngineToBevy {
+            let target = Target { entity, bones: &bones, skeleton, axes };
+            (meshes.0.iter())
+                .filter_map(|h| stores.meshes.get(h).map(|mesh| (h.id(), mesh)))
+                .flat_map(|(id, mesh)| {
+                    let parts = (&*stores.materials, &mut *stores.bindposes);
+                    spawn_parts(&mut commands, parts, &target, id, mesh)
+                })
+                .collect()
+        } else {
+            warn!("meshes are drawn only on rigs in Axes::EngineToBevy, not {axes:?}: left off");
+            Vec::new()
+        };
         commands.entity(entity).insert(SpawnedParts(parts));
     }
 }
