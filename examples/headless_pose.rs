@@ -1,16 +1,18 @@
 //! A real Bevy app with no window loads an animation and a skeleton through
 //! the asset server, plays to T milliseconds and prints every bone's world
 //! pose as `io3d pose` does (JSON, engine axes, skeleton order), read back
-//! from the bones' `GlobalTransform`s.
+//! from the bones' `GlobalTransform`s. With `--crowd` the player takes the
+//! crowd path ([`PoseOutput::GlobalTransform`]), which writes those
+//! straight from the client's composition.
 //!
-//! Run: `cargo run --features plugin --example headless_pose -- assets/biped_walk_4002.ani --skeleton assets/biped.skl --at-ms 250`
+//! Run: `cargo run --features plugin --example headless_pose -- assets/biped_walk_4002.ani --skeleton assets/biped.skl --at-ms 250 [--crowd]`
 
 use std::path::Path;
 
 use bevy::asset::{AssetPlugin, UnapprovedPathMode};
 use bevy::prelude::*;
 use bevy_io3d::anim::RepeatMode;
-use bevy_io3d::plugin::{AniBinding, AniPlayer, Axes, Io3dPlugin, RigBones, SklRig};
+use bevy_io3d::plugin::{AniBinding, AniPlayer, Axes, Io3dPlugin, PoseOutput, RigBones, SklRig};
 
 /// Where to pose, as `io3d pose` takes it.
 pub struct Request<'a> {
@@ -19,9 +21,11 @@ pub struct Request<'a> {
     /// The `.skl` file.
     pub skeleton: &'a Path,
     /// The time in milliseconds.
-    pub at_ms: f64,
+    pub at_ms: f32,
     /// Wrap on the total time instead of playing once.
     pub looping: bool,
+    /// Which transforms the player writes.
+    pub output: PoseOutput,
 }
 
 /// Each bone's name and world pose in engine axes, posed by the plugin.
@@ -38,7 +42,8 @@ pub fn pose(request: &Request) -> Vec<(String, Vec3, Quat)> {
     let repeat = if request.looping { RepeatMode::Loop } else { RepeatMode::Once };
     let mut player = AniPlayer::new(server.load(absolute(request.animation))).with_repeat(repeat);
     player.paused = true;
-    let rig = app.world_mut().spawn((SklRig::new(server.load(absolute(request.skeleton))), player)).id();
+    let skeleton = SklRig::new(server.load(absolute(request.skeleton)));
+    let rig = app.world_mut().spawn((skeleton, player, request.output)).id();
     while !app.world().get::<AniBinding>(rig).is_some_and(|b| b.is_bound()) {
         app.update();
         std::thread::sleep(std::time::Duration::from_millis(1));
@@ -68,15 +73,16 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1));
     let (Some(animation), Some(skeleton), Some(at_ms)) = (args.first(), value("--skeleton"), value("--at-ms")) else {
-        eprintln!("usage: headless_pose ANIM.ani --skeleton S.skl --at-ms T [--loop]");
+        eprintln!("usage: headless_pose ANIM.ani --skeleton S.skl --at-ms T [--loop] [--crowd]");
         std::process::exit(2);
     };
-    let Ok(at_ms) = at_ms.parse::<f64>() else {
+    let Ok(at_ms) = at_ms.parse::<f32>() else {
         eprintln!("headless_pose: --at-ms {at_ms} is not a number");
         std::process::exit(2);
     };
     let looping = args.iter().any(|a| a == "--loop");
-    let request = Request { animation: Path::new(animation), skeleton: Path::new(skeleton), at_ms, looping };
+    let output = if args.iter().any(|a| a == "--crowd") { PoseOutput::GlobalTransform } else { PoseOutput::Transform };
+    let request = Request { animation: Path::new(animation), skeleton: Path::new(skeleton), at_ms, looping, output };
     let bones: Vec<String> = pose(&request)
         .into_iter()
         .map(|(name, p, q)| {

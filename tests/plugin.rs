@@ -8,13 +8,14 @@ use std::time::Duration;
 use bevy::animation::graph::AnimationGraphHandle;
 use bevy::animation::{AnimatedBy, AnimationClip, AnimationPlayer, AnimationTargetId, graph::AnimationGraph};
 use bevy::asset::{AssetLoadFailedEvent, AssetPlugin, LoadState};
+use bevy::math::Affine3A;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Clip, RepeatMode, Rig};
 use bevy_io3d::format::{Animation, FormatError, Skeleton};
 use bevy_io3d::plugin::{
-    AniBinding, AniClip, AniEventFired, AniPlayer, Axes, Io3dAssetLabel, Io3dLoadError, Io3dPlugin, RigBones,
-    RootMotion, SklRig, SklSkeleton,
+    AniBinding, AniClip, AniEventFired, AniPlayer, Axes, Io3dAssetLabel, Io3dLoadError, Io3dPlugin, PoseOutput,
+    RigBones, RootMotion, SklRig, SklSkeleton,
 };
 
 const STEP_MS: u64 = 10;
@@ -81,7 +82,7 @@ fn spawn_walker(app: &mut App, clip: &str, repeat: RepeatMode) -> Entity {
     rig
 }
 
-fn seek(app: &mut App, rig: Entity, ms: f64) {
+fn seek(app: &mut App, rig: Entity, ms: f32) {
     app.world_mut().get_mut::<AniPlayer>(rig).unwrap().seek(ms);
     app.update();
 }
@@ -166,13 +167,13 @@ fn poses_match_the_pure_sampler_on_a_spawned_rig() {
         assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), ms, "seeking is exact");
         assert_pose_eq(
             &bevy_pose(&mut app, rig),
-            &pure.world_pose(&Clip::new(&walk), ms as f32),
+            &pure.world_pose(&Clip::new(&walk), ms),
             CLIENT_GAP,
             &format!("{ms} ms"),
         );
         // Local transforms are the pure sampler's, bit for bit.
         let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
-        for (bone, local) in bones.iter().zip(pure.local_pose(&Clip::new(&walk), ms as f32)) {
+        for (bone, local) in bones.iter().zip(pure.local_pose(&Clip::new(&walk), ms)) {
             assert_eq!(*app.world().get::<Transform>(*bone).unwrap(), Axes::EngineToBevy.transform(&local));
         }
     }
@@ -182,6 +183,70 @@ fn poses_match_the_pure_sampler_on_a_spawned_rig() {
         app.update();
     }
     assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 250.0);
+}
+
+/// The world-pose path writes each bone's `GlobalTransform` as the client
+/// composes it: the library's `Rig::to_world`, mirrored into Bevy's axes
+/// and placed by the rig's own transform, bit for bit.
+#[test]
+fn the_world_pose_path_writes_the_clients_numbers() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let rig = spawn_walker(&mut app, "biped_walk_4002.ani", RepeatMode::Loop);
+    let place = Transform::from_xyz(100.0, 0.0, -50.0).with_rotation(Quat::from_rotation_y(0.7));
+    app.world_mut().entity_mut(rig).insert((PoseOutput::GlobalTransform, place));
+    let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
+    let locals: Vec<Transform> = bones.iter().map(|&b| *app.world().get::<Transform>(b).unwrap()).collect();
+    let walk = Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap();
+    let pure = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
+    let axes = Axes::EngineToBevy;
+    for ms in [0.0, 125.5, 999.0] {
+        seek(&mut app, rig, ms);
+        let world = pure.to_world(&pure.local_pose(&Clip::new(&walk), ms));
+        for (bone, pose) in bones.iter().zip(&world) {
+            let model = Affine3A::from_rotation_translation(axes.rotation(pose.rotation), axes.position(pose.position));
+            let global = app.world().get::<GlobalTransform>(*bone).unwrap().affine();
+            assert_eq!(global, place.compute_affine() * model, "{ms} ms");
+        }
+    }
+    let still: Vec<Transform> = bones.iter().map(|&b| *app.world().get::<Transform>(b).unwrap()).collect();
+    assert_eq!(still, locals, "no local transform is written");
+}
+
+/// A hand-built hierarchy with a scaled, turned armature the clip does not
+/// name, and an entity that is not a bone between two bones, poses alike
+/// through both paths.
+#[test]
+fn both_pose_paths_agree_on_scaled_hierarchies_with_gaps() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let clip: Handle<AniClip> = app.world().resource::<AssetServer>().load("biped_walk_4000.ani");
+    let mut rig = |output: PoseOutput, x: f32| -> Vec<Entity> {
+        let world = app.world_mut();
+        let root = world.spawn((AniPlayer::new(clip.clone()), output, Transform::from_xyz(x, 0.0, 0.0))).id();
+        let turned = Transform::from_rotation(Quat::from_rotation_x(-1.2)).with_scale(Vec3::splat(0.01));
+        let armature = world.spawn((Name::new("Armature"), turned, ChildOf(root))).id();
+        let hips = world.spawn((Name::new("Bip01"), Transform::default(), ChildOf(armature))).id();
+        let gap = world.spawn((Transform::from_xyz(1.0, 2.0, 3.0), ChildOf(hips))).id();
+        let pelvis = world.spawn((Name::new("Bip01 Pelvis"), Transform::default(), ChildOf(gap))).id();
+        let spine = world.spawn((Name::new("Bip01 Spine"), Transform::default(), ChildOf(pelvis))).id();
+        vec![root, armature, hips, pelvis, spine]
+    };
+    let (local, world) = (rig(PoseOutput::Transform, 0.0), rig(PoseOutput::GlobalTransform, 10.0));
+    run_until(&mut app, "binding", |app| {
+        [local[0], world[0]].iter().all(|&p| app.world().get::<AniBinding>(p).unwrap().is_bound())
+    });
+    for player in [local[0], world[0]] {
+        app.world_mut().get_mut::<AniPlayer>(player).unwrap().seek(420.0);
+    }
+    app.update();
+    for (a, b) in local.iter().zip(&world).skip(1) {
+        let parts = |e: &Entity| app.world().get::<GlobalTransform>(*e).unwrap().to_scale_rotation_translation();
+        let ((scale_a, rotation_a, at_a), (scale_b, rotation_b, at_b)) = (parts(a), parts(b));
+        assert!((at_b - at_a - Vec3::X * 10.0).length() < 1e-3, "{at_a} and {at_b}");
+        assert!(rotation_a.angle_between(rotation_b) < 0.005, "{rotation_a} and {rotation_b}");
+        assert!(scale_a.abs_diff_eq(scale_b, 1e-4), "{scale_a} and {scale_b}");
+    }
 }
 
 #[test]
@@ -206,7 +271,7 @@ fn binds_by_name_on_a_hand_built_hierarchy_and_reports_what_is_unbound() {
     assert_eq!((posed.translation, posed.rotation), (expected.position, expected.rotation), "AsIs keeps engine axes");
     assert_eq!(*app.world().get::<Transform>(prop).unwrap(), prop_rest, "a child no track names is not written");
     use bevy_io3d::plugin::Io3dBone;
-    assert_eq!(app.world().get::<Io3dBone>(thigh), Some(&Io3dBone { player: root }));
+    assert_eq!(app.world().get::<Io3dBone>(thigh).map(|b| b.player), Some(root));
     assert_eq!(app.world().get::<Io3dBone>(prop), None, "the game's own child is not the player's");
     // A new bone joins the hierarchy: the player rebinds.
     app.world_mut().spawn((Name::new("Bip01 Head"), Transform::default(), ChildOf(hips)));
@@ -246,8 +311,8 @@ fn the_player_writes_its_bones_and_leaves_the_games_children_and_nested_rigs_alo
     assert_eq!(*app.world().get::<Transform>(boom).unwrap(), swung, "a named child no track names");
     assert_eq!(*app.world().get::<Transform>(plain).unwrap(), swung, "an unnamed child");
     use bevy_io3d::plugin::Io3dBone;
-    assert_eq!(app.world().get::<Io3dBone>(inner_hips), Some(&Io3dBone { player: inner }), "the inner player's");
-    assert_eq!(app.world().get::<Io3dBone>(hand), Some(&Io3dBone { player: rig }));
+    assert_eq!(app.world().get::<Io3dBone>(inner_hips).map(|b| b.player), Some(inner), "the inner player's");
+    assert_eq!(app.world().get::<Io3dBone>(hand).map(|b| b.player), Some(rig));
     assert_eq!(app.world().get::<Io3dBone>(boom), None);
 }
 
@@ -392,7 +457,7 @@ fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
     let paused = |app: &mut App| app.world_mut().get_mut::<AniPlayer>(rig).unwrap().paused = true;
     paused(&mut app);
     std::fs::write(dir.path().join("play.ani"), sample("biped_idle_4002.ani")).unwrap();
-    let clip = app.world().get::<AniPlayer>(rig).unwrap().clip.clone();
+    let clip = app.world().get::<AniPlayer>(rig).unwrap().clip.clone().unwrap();
     run_until(&mut app, "the reload", |app| {
         app.world().resource::<Assets<AniClip>>().get(&clip).unwrap().animation.total_ms == 2000
     });
@@ -426,7 +491,7 @@ fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
         std::thread::sleep(Duration::from_millis(2));
     }
     assert_eq!(app.world().resource::<Assets<AniClip>>().get(&clip).unwrap().animation.total_ms, 2000);
-    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 600.0 + 50.0 * STEP_MS as f64, "still playing");
+    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 600.0 + 50.0 * STEP_MS as f32, "still playing");
 }
 
 #[test]
@@ -451,14 +516,9 @@ fn the_exported_clip_poses_like_our_player() {
     player.play(node);
     player.pause_all();
     app.world_mut().entity_mut(theirs).insert(player);
-    for ms in [0.0f64, 180.0, 450.0, 777.0, 1200.0] {
+    for ms in [0.0f32, 180.0, 450.0, 777.0, 1200.0] {
         app.world_mut().get_mut::<AniPlayer>(ours).unwrap().seek(ms);
-        app.world_mut()
-            .get_mut::<AnimationPlayer>(theirs)
-            .unwrap()
-            .animation_mut(node)
-            .unwrap()
-            .seek_to(ms as f32 / 1000.0);
+        app.world_mut().get_mut::<AnimationPlayer>(theirs).unwrap().animation_mut(node).unwrap().seek_to(ms / 1000.0);
         app.update();
         let expected: Vec<_> = bevy_pose(&mut app, ours)
             .into_iter()
@@ -476,21 +536,28 @@ fn the_headless_pose_example_agrees_with_io3d_pose() {
     let skeleton_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/biped.skl");
     let skeleton = Skeleton::from_bytes(&sample("biped.skl")).unwrap();
     let rig = Rig::new(&skeleton).unwrap();
+    let skeleton_names: Vec<String> = skeleton.bones.iter().map(|b| b.name.to_text()).collect();
+    // The world-pose path is the client's composition, joints to the
+    // thousandth; its matrices are built from the client's rotations as
+    // they are (about 0.996 long at the hands), so a rotation read back
+    // out of one parts from the quaternion by up to 0.65 degrees.
+    let outputs = [(PoseOutput::Transform, CLIENT_GAP), (PoseOutput::GlobalTransform, (1e-3, 0.7))];
     for clip in ["walk", "idle", "attack"] {
         for version in [4000, 4001, 4002] {
             let name = format!("biped_{clip}_{version}.ani");
             let animation = Animation::from_bytes(&sample(&name)).unwrap();
             let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(&name);
-            for (at_ms, looping) in [(0.0, false), (333.0, true), (1750.5, true), (5000.0, false)] {
-                let request = headless_pose::Request { animation: &path, skeleton: &skeleton_path, at_ms, looping };
+            let times = [(0.0, false), (333.0, true), (1750.5, true), (5000.0, false)];
+            for ((at_ms, looping), (output, gap)) in times.into_iter().zip(outputs.into_iter().cycle()) {
+                let (animation_path, skeleton) = (&path, &skeleton_path);
+                let request = headless_pose::Request { animation: animation_path, skeleton, at_ms, looping, output };
                 let posed = headless_pose::pose(&request);
                 let mode = if looping { RepeatMode::Loop } else { RepeatMode::Once };
-                let expected =
-                    rig.world_pose(&Clip::new(&animation), mode.animation_time(at_ms as f32, animation.total_ms));
-                let names: Vec<String> = skeleton.bones.iter().map(|b| b.name.to_text()).collect();
+                let expected = rig.world_pose(&Clip::new(&animation), mode.animation_time(at_ms, animation.total_ms));
+                let names: Vec<String> = skeleton_names.clone();
                 assert_eq!(posed.iter().map(|(n, _, _)| n.clone()).collect::<Vec<_>>(), names);
                 let pose: Vec<(Vec3, Quat)> = posed.into_iter().map(|(_, p, q)| (p, q)).collect();
-                assert_pose_eq(&pose, &expected, CLIENT_GAP, &format!("{name} at {at_ms} ms"));
+                assert_pose_eq(&pose, &expected, gap, &format!("{name} at {at_ms} ms, {output:?}"));
             }
         }
     }
@@ -505,7 +572,7 @@ fn a_new_clip_starts_at_its_beginning_and_a_bad_speed_stands_still() {
     let attack: Handle<AniClip> = app.world().resource::<AssetServer>().load("biped_attack_4002.ani");
     run_until(&mut app, "the attack", |app| app.world().resource::<AssetServer>().is_loaded(&attack));
     let walk = app.world().get::<AniPlayer>(rig).unwrap().clip.clone();
-    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = attack.clone();
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = Some(attack.clone());
     app.update();
     assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 0.0);
     assert_eq!(app.world().get::<RootMotion>(rig).unwrap().delta, Vec3::ZERO, "no jump from the old clip");
@@ -515,10 +582,10 @@ fn a_new_clip_starts_at_its_beginning_and_a_bad_speed_stands_still() {
     player.seek(300.0);
     app.update();
     assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 300.0);
-    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = attack;
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = Some(attack);
     app.update();
-    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().speed = f64::INFINITY;
-    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().seek(f64::NAN);
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().speed = f32::INFINITY;
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().seek(f32::NAN);
     app.update();
     assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 0.0);
 }
@@ -760,7 +827,7 @@ fn a_mixed_case_resource_folder_loads_through_the_asset_server() {
     let parts = |app: &mut App| app.world_mut().query::<&MeshPart>().iter(app.world()).count();
     run_until(&mut app, "the character's meshes, found without case", |app| parts(app) == 2);
     let mut players = app.world_mut().query::<&AniPlayer>();
-    assert!(players.iter(app.world()).next().is_some_and(|p| p.clip != Handle::default()), "its first clip");
+    assert!(players.iter(app.world()).next().is_some_and(|p| p.clip.is_some()), "its first clip");
 }
 
 /// A config's animations load with it by default; a game whose configs

@@ -22,7 +22,7 @@ struct Args {
     screenshot: Option<PathBuf>,
     /// Start paused at this time, in ms.
     #[arg(long, value_name = "MS")]
-    at_ms: Option<f64>,
+    at_ms: Option<f32>,
     /// Window or picture size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     size: UVec2,

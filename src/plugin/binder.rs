@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
+use bevy::asset::{AssetEvent, AssetId, Assets};
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
@@ -41,8 +41,12 @@ impl Hierarchy<'_, '_> {
     /// transform.
     fn bones(&self, commands: &mut Commands, player: Entity) -> Vec<Bone> {
         let mut bones = Vec::new();
-        let mut queue: VecDeque<Entity> = self.children.get(player).map(|c| c.iter().collect()).unwrap_or_default();
-        while let Some(entity) = queue.pop_front() {
+        // Each entity with the nearest bone above it and the entities
+        // between them.
+        let mut queue: VecDeque<(Entity, Option<usize>, Vec<Entity>)> = VecDeque::new();
+        let below = |entity: Entity| self.children.get(entity).into_iter().flat_map(|c| c.iter());
+        queue.extend(below(player).map(|child| (child, None, Vec::new())));
+        while let Some((entity, parent, between)) = queue.pop_front() {
             if self.nested.contains(entity) {
                 continue;
             }
@@ -50,9 +54,13 @@ impl Hierarchy<'_, '_> {
                 if rest.is_none() {
                     commands.entity(entity).insert(BoneRest(*transform));
                 }
-                bones.push(Bone { entity, name: name.as_str().to_owned(), rest: rest.map_or(*transform, |r| r.0) });
+                let rest = rest.map_or(*transform, |r| r.0);
+                bones.push(Bone { entity, name: name.as_str().to_owned(), rest, parent, between });
+                queue.extend(below(entity).map(|child| (child, Some(bones.len() - 1), Vec::new())));
+            } else {
+                let path = |child| (child, parent, between.iter().copied().chain([entity]).collect());
+                queue.extend(below(entity).map(path));
             }
-            queue.extend(self.children.get(entity).into_iter().flat_map(|c| c.iter()));
         }
         bones
     }
@@ -82,15 +90,15 @@ pub fn bind_players(
             binding.set_bones(hierarchy.bones(&mut commands, entity));
         }
         binding.follow_axes(axes);
-        let main = player.clip.id();
-        let in_use = || player.instances().map(|i| i.clip).chain(Some(main));
+        let main = player.main_clip_id();
+        let in_use = || player.instances().map(|i| i.clip).chain(main);
         // The common frame: every clip playing is bound already.
         if reloaded.is_empty() && in_use().all(|id| binding.clips.contains_key(&id)) {
             continue;
         }
         let in_use: Vec<AssetId<AniClip>> = in_use().collect();
         binding.clips.retain(|id, _| in_use.contains(id) && !reloaded.contains(id));
-        let main_rebinds = !binding.clips.contains_key(&main);
+        let main_rebinds = main.is_some_and(|main| !binding.clips.contains_key(&main));
         for id in in_use {
             if binding.clips.contains_key(&id) {
                 continue;
@@ -100,9 +108,9 @@ pub fn bind_players(
                 binding.clips.insert(id, bound);
             }
         }
-        let main_bound = player.clip == Handle::default() || binding.clips.contains_key(&main);
+        let main_bound = main.is_none_or(|main| binding.clips.contains_key(&main));
         if main_bound != binding.main_bound || main_rebinds {
-            let report = binding.clips.get(&main).cloned().unwrap_or_default();
+            let report = main.and_then(|main| binding.clips.get(&main)).cloned().unwrap_or_default();
             binding.unbound_tracks = report.unbound_tracks;
             binding.bones_without_track = report.bones_without_track;
             binding.main_bound = main_bound;
@@ -110,8 +118,8 @@ pub fn bind_players(
         for released in binding.take_ownership(rig.map_or(&[], |r| &r.0)) {
             commands.entity(released).try_remove::<Io3dBone>();
         }
-        for bone in binding.owned_bones() {
-            commands.entity(bone).try_insert(Io3dBone { player: entity });
+        for (index, bone) in binding.owned_bones() {
+            commands.entity(bone).try_insert(Io3dBone { player: entity, index });
         }
     }
 }

@@ -19,6 +19,11 @@ pub(super) struct Bone {
     pub name: String,
     /// Its rest transform, where it returns when no clip drives it.
     pub rest: Transform,
+    /// The nearest bone above it, by index; `None` below the player.
+    pub parent: Option<usize>,
+    /// The entities that are not bones between that bone (or the player)
+    /// and this one, top down: usually none.
+    pub between: Vec<Entity>,
 }
 
 /// How one clip's tracks meet the bones.
@@ -45,6 +50,10 @@ pub struct ClipBinding {
 pub struct Io3dBone {
     /// The player that writes it.
     pub player: Entity,
+    /// Its index among the player's bones (the order [`AniBinding`]
+    /// found them in, breadth first), where the world-pose path
+    /// ([`PoseOutput::GlobalTransform`](super::PoseOutput::GlobalTransform)) keeps its pose.
+    pub index: usize,
 }
 
 /// The bones below a player and how each playing clip's tracks meet them,
@@ -113,8 +122,9 @@ impl AniBinding {
     }
 
     /// The bones the player writes, by entity.
-    pub(super) fn owned_bones(&self) -> impl Iterator<Item = Entity> + '_ {
-        self.bones.iter().zip(&self.owned).filter(|(_, owned)| **owned).map(|(bone, _)| bone.entity)
+    pub(super) fn owned_bones(&self) -> impl Iterator<Item = (usize, Entity)> + '_ {
+        let owned = self.bones.iter().zip(&self.owned).enumerate().filter(|(_, (_, owned))| **owned);
+        owned.map(|(index, (bone, _))| (index, bone.entity))
     }
 
     /// The index of the first bone named `name`.

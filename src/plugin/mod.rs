@@ -29,8 +29,9 @@
 //! }
 //! ```
 //!
-//! Systems, all in `PostUpdate`, in the sets of [`Io3dSystems`] (chained,
-//! after `AssetEventSystems` and before `TransformSystems::Propagate`):
+//! Systems, all in `PostUpdate`, in the sets of [`Io3dSystems`] (the first
+//! four chained, after `AssetEventSystems` and before
+//! `TransformSystems::Propagate`; `WorldPose` after it):
 //!
 //! | set | system | what it does |
 //! |---|---|---|
@@ -40,6 +41,8 @@
 //! | `Bind` | [`binder::bind_players`] | finds each player's named descendants (none below a nested player), binds each clip it plays to them, again when a clip, its file or the hierarchy changes, and marks the bones it writes with [`Io3dBone`] |
 //! | `Advance` | [`playback::advance_players`] | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
 //! | `Pose` | [`playback::pose_players`] | blends the clips per bone as the client does, writes the local transforms of the player's bones ([`Io3dBone`]; a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
+//! | `Pose` | [`world_pose::pose_world`] | the same for players that write [`PoseOutput::GlobalTransform`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`] |
+//! | `WorldPose` (after `TransformSystems::Propagate`) | [`world_pose::write_world_poses`] | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
 //! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
 //!
 //! Read [`RootMotion`] after `Io3dSystems::Pose` (or in `Update` of the
@@ -59,6 +62,7 @@ pub mod game_files;
 pub mod playback;
 pub mod player;
 pub mod rig;
+pub mod world_pose;
 
 use bevy::animation::{AnimationClip, AnimationPlugin};
 use bevy::app::{App, Plugin, PostUpdate};
@@ -77,6 +81,7 @@ pub use export::{bone_target, to_bevy_clip};
 pub use game_files::{GameFileReader, GameFilesPlugin};
 pub use player::{AniEventFired, AniPlayer, RootMotion};
 pub use rig::{BoneRest, RigBones, SklRig};
+pub use world_pose::{ModelPoses, PoseOutput};
 
 /// Registers the `.ani` and `.skl` assets and the player's systems.
 #[derive(Debug, Clone, Default)]
@@ -97,6 +102,9 @@ pub enum Io3dSystems {
     Advance,
     /// Bones are posed; root motion is reported.
     Pose,
+    /// After Bevy's transform propagation: the `GlobalTransform`s of the
+    /// bones of players that write [`PoseOutput::GlobalTransform`].
+    WorldPose,
 }
 
 impl Plugin for Io3dPlugin {
@@ -116,6 +124,8 @@ impl Plugin for Io3dPlugin {
             .register_type::<AniBinding>()
             .register_type::<Io3dBone>()
             .register_type::<rig::RigSource>()
+            .register_type::<PoseOutput>()
+            .register_type::<ModelPoses>()
             .init_asset_loader::<SklLoader>()
             .configure_sets(
                 PostUpdate,
@@ -126,6 +136,7 @@ impl Plugin for Io3dPlugin {
                     .after(AssetEventSystems)
                     .before(TransformSystems::Propagate),
             )
+            .configure_sets(PostUpdate, Io3dSystems::WorldPose.after(TransformSystems::Propagate))
             .add_systems(
                 PostUpdate,
                 (
@@ -141,6 +152,8 @@ impl Plugin for Io3dPlugin {
                     binder::bind_players.in_set(Io3dSystems::Bind),
                     playback::advance_players.in_set(Io3dSystems::Advance),
                     playback::pose_players.in_set(Io3dSystems::Pose),
+                    world_pose::pose_world.in_set(Io3dSystems::Pose),
+                    world_pose::write_world_poses.in_set(Io3dSystems::WorldPose),
                 ),
             );
         #[cfg(feature = "characters")]

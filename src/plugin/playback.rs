@@ -8,13 +8,14 @@ use bevy::time::Time;
 use bevy::transform::components::Transform;
 
 use crate::anim::mixer::{Fired, Instance, Kind, State};
-use crate::anim::{Clip, InstanceId, PoseBlend, RepeatMode, Step};
+use crate::anim::{BonePose, Clip, InstanceId, PoseBlend, RepeatMode, Step};
 use crate::format::EventKind;
 
 use super::assets::AniClip;
 use super::axes::Axes;
 use super::binding::AniBinding;
 use super::player::{AniEventFired, AniPlayer, RootMotion};
+use super::world_pose::PoseOutput;
 
 type Id = AssetId<AniClip>;
 
@@ -26,7 +27,7 @@ pub fn advance_players(
     clips: Res<Assets<AniClip>>,
     mut players: Query<(Entity, &mut AniPlayer)>,
 ) {
-    let delta_ms = time.delta_secs_f64() * 1000.0;
+    let delta_ms = time.delta_secs() * 1000.0;
     let mut fired = Vec::new();
     for (entity, mut player) in &mut players {
         let player = &mut *player;
@@ -36,7 +37,7 @@ pub fn advance_players(
         let seek = player.pending_seek.take();
         if let Some(t) = seek {
             let ids: Vec<InstanceId> = player.mixer.instances().map(|i| i.id).collect();
-            ids.into_iter().for_each(|id| player.mixer.seek(id, t as f32));
+            ids.into_iter().for_each(|id| player.mixer.seek(id, t));
         }
         // A seek, a new clip or a pause moves nowhere this frame.
         let delta = delta_ms * player.speed;
@@ -45,7 +46,7 @@ pub fn advance_players(
         fired.clear();
         let lookup = |id: Id| clips.get(id).map(|c| &c.clip);
         if delta >= 0.0 {
-            player.mixer.advance(delta as f32, lookup, &mut fired);
+            player.mixer.advance(delta, lookup, &mut fired);
             player.steps.clear();
             player.steps.extend(player.mixer.instances().map(|i| (i.id, forward_step(i))));
         } else {
@@ -91,7 +92,7 @@ fn forward_step(instance: &Instance<Id>) -> Step {
 /// passing events in the order met; states and weights stay.
 fn rewind<'c>(
     player: &mut AniPlayer,
-    delta: f64,
+    delta: f32,
     clips: impl Fn(Id) -> Option<&'c Clip>,
     fired: &mut Vec<Fired<Id>>,
 ) -> Vec<(InstanceId, Step)> {
@@ -105,7 +106,7 @@ fn rewind<'c>(
     for (id, clip_id, kind, time, rate) in moving {
         let Some(clip) = clips(clip_id) else { continue };
         let mode = if kind == Kind::Loop { RepeatMode::Loop } else { RepeatMode::Once };
-        let step = mode.step(f64::from(time), delta * f64::from(rate), clip.total_ms);
+        let step = mode.step(f64::from(time), f64::from(delta * rate), clip.total_ms);
         let times: Vec<f32> = clip.events.iter().map(|e| e.time_ms).collect();
         for (sorted, time_ms) in step.events_passed(&times) {
             fired.push(Fired { instance: id, clip: clip_id, event: clip.events[sorted].index, time_ms });
@@ -117,37 +118,23 @@ fn rewind<'c>(
 }
 
 /// Blends each bound player's clips into its bones' transforms and reports
-/// the root's motion. A paused (or stopped) player still poses its clips at their times, so a seek shows.
+/// the root's motion: players that write [`PoseOutput::Transform`] (the
+/// world-pose path is [`super::world_pose::pose_world`]). A paused (or
+/// stopped) player still poses its clips at their times, so a seek shows.
 pub fn pose_players(
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(&mut AniPlayer, &AniBinding, &mut RootMotion, &Axes)>,
+    mut players: Query<(&mut AniPlayer, &AniBinding, &mut RootMotion, &Axes, &PoseOutput)>,
     mut transforms: Query<&mut Transform, Without<AniPlayer>>,
     mut blend: Local<PoseBlend>,
 ) {
-    for (mut player, binding, mut motion, &axes) in &mut players {
-        if !binding.is_bound() {
+    for (mut player, binding, mut motion, &axes, output) in &mut players {
+        if !binding.is_bound() || *output != PoseOutput::Transform {
             continue;
         }
-        let player = &mut *player;
-        let bound = |id: Id| Some((&clips.get(id)?.clip, &binding.clip(id)?.tracks[..]));
-        player.mixer.pose(&binding.rest, bound, &mut blend);
-        let root = binding.bone_index(&player.root_bone);
-        let root_pose = root.and_then(|root| blend.pose(root));
-        // Where the main clip starts the root: once a frame, for both the
-        // distance reported and the in-place hold.
-        let start = root.and_then(|root| main_root_start(player, binding, &clips, root));
-        *motion = root
-            .zip(root_pose)
-            .and_then(|(root, pose)| root_motion(player, binding, &clips, root, pose.position, start))
-            .map(|motion| motion.in_axes(axes))
-            .unwrap_or_default();
-        let held = start.filter(|_| player.in_place);
-        for (i, (bone, mut pose)) in
-            binding.bones.iter().zip(blend.poses()).enumerate().filter(|(i, _)| binding.owns(*i))
-        {
-            if let Some(start) = held.filter(|_| Some(i) == root) {
-                pose.position.x = start.x;
-                pose.position.z = start.z;
+        let held = blend_player(&mut player, binding, &clips, &mut motion, axes, &mut blend);
+        for (i, (bone, pose)) in binding.bones.iter().zip(local_poses(&blend, held)).enumerate() {
+            if !binding.owns(i) {
+                continue;
             }
             let Ok(mut transform) = transforms.get_mut(bone.entity) else { continue };
             let mut posed = *transform;
@@ -155,6 +142,47 @@ pub fn pose_players(
             transform.set_if_neq(posed);
         }
     }
+}
+
+/// Where in-place play holds the root: the bone and the position whose
+/// horizontal part it keeps.
+pub(super) type Held = Option<(usize, Vec3)>;
+
+/// Blends `player`'s clips over the bones' rest poses into `blend` and
+/// fills `motion`; returns where in-place play holds the root.
+pub(super) fn blend_player(
+    player: &mut AniPlayer,
+    binding: &AniBinding,
+    clips: &Assets<AniClip>,
+    motion: &mut RootMotion,
+    axes: Axes,
+    blend: &mut PoseBlend,
+) -> Held {
+    let bound = |id: Id| Some((&clips.get(id)?.clip, &binding.clip(id)?.tracks[..]));
+    player.mixer.pose(&binding.rest, bound, blend);
+    let root = binding.bone_index(&player.root_bone);
+    let root_pose = root.and_then(|root| blend.pose(root));
+    // Where the main clip starts the root: once a frame, for both the
+    // distance reported and the in-place hold.
+    let start = root.and_then(|root| main_root_start(player, binding, clips, root));
+    *motion = root
+        .zip(root_pose)
+        .and_then(|(root, pose)| root_motion(player, binding, clips, root, pose.position, start))
+        .map(|motion| motion.in_axes(axes))
+        .unwrap_or_default();
+    root.zip(start).filter(|_| player.in_place)
+}
+
+/// Each bone's blended pose relative to its parent, in the files' axes,
+/// with the root held in place where `held` says.
+pub(super) fn local_poses(blend: &PoseBlend, held: Held) -> impl Iterator<Item = BonePose> + '_ {
+    blend.poses().enumerate().map(move |(i, mut pose)| {
+        if let Some((_, start)) = held.filter(|(root, _)| *root == i) {
+            pose.position.x = start.x;
+            pose.position.z = start.z;
+        }
+        pose
+    })
 }
 
 /// Where the clip `clip` puts bone `root` at `t` ms: every track bound to
@@ -176,8 +204,8 @@ fn main_root_start(player: &AniPlayer, binding: &AniBinding, clips: &Assets<AniC
 
 /// The clip that stands for the player's motion (see [`main_root_start`]).
 fn main_clip(player: &AniPlayer) -> Option<Id> {
-    if player.clip != bevy::asset::Handle::default() {
-        return Some(player.clip.id());
+    if let Some(main) = player.main_clip_id() {
+        return Some(main);
     }
     let newest = |kind: Kind| player.instances().filter(|i| i.kind() == kind).max_by_key(|i| i.id).map(|i| i.clip);
     newest(Kind::Loop).or_else(|| newest(Kind::Action))

@@ -14,6 +14,7 @@ use crate::format::EventKind;
 use super::assets::AniClip;
 use super::axes::Axes;
 use super::binding::AniBinding;
+use super::world_pose::{ModelPoses, PoseOutput};
 
 /// [`RepeatMode`] as Bevy reflects it: the library below the plugin knows
 /// nothing of Bevy.
@@ -36,15 +37,20 @@ enum ReflectedRepeatMode {
 /// calls instead ([`AniPlayer::play_action`], [`AniPlayer::play_loop`],
 /// [`AniPlayer::clear_all_actions`], ...), usually on a player made with
 /// [`AniPlayer::default`].
+///
+/// Every time is an `f32` in milliseconds, the client's own unit and
+/// type: its controller keeps clip times as `float` ms, so the same type
+/// gives the same numbers and loses nothing within a clip (an hour is
+/// still exact to a quarter of a millisecond).
 #[derive(Component, Debug, Clone, Reflect)]
 #[reflect(Component, Default)]
-#[require(AniBinding, RootMotion, Transform, Axes)]
+#[require(AniBinding, RootMotion, Transform, Axes, PoseOutput, ModelPoses)]
 pub struct AniPlayer {
     /// The main clip, which `repeat`, [`AniPlayer::seek`] and
     /// [`AniPlayer::time_ms`] act on: changing it cuts to the new clip from
-    /// its start (or from a seek made with the change). The default handle
-    /// plays nothing.
-    pub clip: Handle<AniClip>,
+    /// its start (or from a seek made with the change). `None` (the
+    /// default) leaves the clips started by calls alone.
+    pub clip: Option<Handle<AniClip>>,
     /// The main clip as a loop (as the client loops) or as an action held
     /// on its last frame; changing it keeps the time.
     #[reflect(remote = ReflectedRepeatMode)]
@@ -53,7 +59,7 @@ pub struct AniPlayer {
     /// 0 the transport runs backwards (a viewer's feature, not the
     /// client's): times wrap or clamp and each clip's events fire as they
     /// are passed, with no fades or state changes.
-    pub speed: f64,
+    pub speed: f32,
     /// Whether time stands still for every clip (the pose still follows
     /// seeks): the one pause, which [`AniPlayer::stop`] and
     /// [`AniPlayer::resume`] (the client's names) also set.
@@ -76,23 +82,18 @@ pub struct AniPlayer {
     #[reflect(ignore)]
     pub(super) main: Option<(InstanceId, AssetId<AniClip>, RepeatMode)>,
     #[reflect(ignore)]
-    pub(super) pending_seek: Option<f64>,
+    pub(super) pending_seek: Option<f32>,
     /// Each instance's last step, for root motion.
     #[reflect(ignore)]
     pub(super) steps: Vec<(InstanceId, Step)>,
 }
 
+/// A player with nothing to play, for a game that starts clips with the
+/// client's calls.
 impl Default for AniPlayer {
     fn default() -> Self {
-        Self::new(Handle::default())
-    }
-}
-
-impl AniPlayer {
-    /// A player looping `clip` at normal speed.
-    pub fn new(clip: Handle<AniClip>) -> Self {
         Self {
-            clip,
+            clip: None,
             repeat: RepeatMode::Loop,
             speed: 1.0,
             paused: false,
@@ -105,6 +106,14 @@ impl AniPlayer {
             steps: Vec::new(),
         }
     }
+}
+
+impl AniPlayer {
+    /// A player looping `clip` at normal speed: a convenience over
+    /// [`AniPlayer::play_loop`] that the transport fields steer.
+    pub fn new(clip: Handle<AniClip>) -> Self {
+        Self { clip: Some(clip), ..Self::default() }
+    }
 
     /// The same player with another repeat mode.
     pub fn with_repeat(mut self, repeat: RepeatMode) -> Self {
@@ -114,16 +123,16 @@ impl AniPlayer {
 
     /// The main clip's time in ms (or the newest clip's when there is no
     /// main clip; 0 when nothing plays).
-    pub fn time_ms(&self) -> f64 {
+    pub fn time_ms(&self) -> f32 {
         let main = self.main.and_then(|(id, _, _)| self.mixer.instance(id));
-        main.or_else(|| self.mixer.instances().next()).map_or(0.0, |i| f64::from(i.time_ms()))
+        main.or_else(|| self.mixer.instances().next()).map_or(0.0, Instance::time_ms)
     }
 
     /// Puts every playing clip at `time_ms` (clamped to each clip, as the
     /// client's `SetCurTime`) on the next frame, which then moves no
     /// further: no event fires and root motion reports no movement for the
     /// jump. A time that is not finite is ignored.
-    pub fn seek(&mut self, time_ms: f64) {
+    pub fn seek(&mut self, time_ms: f32) {
         if time_ms.is_finite() {
             self.pending_seek = Some(time_ms);
         }
@@ -226,26 +235,29 @@ impl AniPlayer {
     /// as the other kind at the same time when `repeat` changes. A main
     /// clip that a call cleared stays cleared until one of them changes.
     pub(super) fn follow_main_clip(&mut self) {
-        let wanted = (self.clip.id(), self.repeat);
+        let wanted = self.clip.as_ref().map(|clip| (clip.id(), self.repeat));
         if let Some((id, clip, repeat)) = self.main {
-            if (clip, repeat) == wanted {
+            if Some((clip, repeat)) == wanted {
                 return;
             }
             let time = self.mixer.instance(id).map(Instance::time_ms);
             self.mixer.remove(id);
-            if clip == wanted.0 && self.pending_seek.is_none() {
-                self.pending_seek = time.map(f64::from);
+            if Some(clip) == wanted.map(|w| w.0) && self.pending_seek.is_none() {
+                self.pending_seek = time;
             }
         }
         self.main = None;
-        if self.clip == Handle::default() {
-            return;
-        }
-        let id = match self.repeat {
-            RepeatMode::Loop => self.mixer.play_loop(wanted.0, Loop::default()),
-            RepeatMode::Once => self.mixer.play_action(wanted.0, Action { hold_last_frame: true, ..Action::default() }),
+        let Some((clip, repeat)) = wanted else { return };
+        let id = match repeat {
+            RepeatMode::Loop => self.mixer.play_loop(clip, Loop::default()),
+            RepeatMode::Once => self.mixer.play_action(clip, Action { hold_last_frame: true, ..Action::default() }),
         };
-        self.main = Some((id, wanted.0, self.repeat));
+        self.main = Some((id, clip, repeat));
+    }
+
+    /// The id of the main clip, when one is set.
+    pub(super) fn main_clip_id(&self) -> Option<AssetId<AniClip>> {
+        self.clip.as_ref().map(Handle::id)
     }
 }
 

@@ -182,7 +182,7 @@ pub fn screenshot_button(mut commands: Commands, mut requests: MessageReader<Scr
 }
 
 /// Starts the player paused at `time_ms`, for captures and `--at-ms`.
-pub fn hold_at(time_ms: f64) -> impl FnMut(Query<&mut AniPlayer, Added<ViewedRig>>) {
+pub fn hold_at(time_ms: f32) -> impl FnMut(Query<&mut AniPlayer, Added<ViewedRig>>) {
     move |mut players| {
         for mut player in &mut players {
             player.paused = true;

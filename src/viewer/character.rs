@@ -34,13 +34,14 @@ pub fn show_meshes(
     view: Res<ViewState>,
     mut rigs: Query<DressedRig, With<RigMeshes>>,
     parts: Query<(Entity, &ChildOf, Has<Wireframe>), With<MeshPart>>,
-    mut last_clip: Local<AssetId<AniClip>>,
+    mut last_clip: Local<Option<AssetId<AniClip>>>,
     mut commands: Commands,
 ) {
     for (mut visibility, hidden, player, viewed) in &mut rigs {
         visibility.set_if_neq(if view.show_mesh { Visibility::Inherited } else { Visibility::Hidden });
-        if viewed && player.clip.id() != *last_clip {
-            *last_clip = player.clip.id();
+        let clip = player.clip.as_ref().map(bevy::asset::Handle::id);
+        if viewed && clip != *last_clip {
+            *last_clip = clip;
             if let Some(mut hidden) = hidden {
                 *hidden = HiddenMeshes::default();
             }

@@ -58,7 +58,7 @@ pub struct ViewerOptions {
     /// Files to open; none opens the bundled sample.
     pub files: Vec<PathBuf>,
     /// Start paused at this time, in ms.
-    pub at_ms: Option<f64>,
+    pub at_ms: Option<f32>,
     /// Take one picture, write it here and exit.
     pub screenshot: Option<PathBuf>,
     /// Take the picture from a real window (with `screenshot`) instead of
@@ -214,7 +214,7 @@ pub struct CapturePlugin {
     /// Take one picture and exit, instead of serving the button.
     pub screenshot: bool,
     /// Hold the player paused at this time, in ms.
-    pub at_ms: Option<f64>,
+    pub at_ms: Option<f32>,
 }
 
 impl Plugin for CapturePlugin {

@@ -7,7 +7,6 @@ use std::collections::VecDeque;
 
 use bevy::app::App;
 use bevy::asset::Assets;
-use bevy::asset::Handle;
 use bevy::camera::primitives::Aabb;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{
@@ -114,12 +113,7 @@ pub fn spawn_stage(commands: &mut Commands, target: RenderTarget, workspace: &Wo
     ));
     commands.insert_resource(GlobalAmbientLight { brightness: 600.0, ..GlobalAmbientLight::default() });
     let beside = Transform::from_translation(COMPARE_OFFSET);
-    commands.spawn((
-        ComparedRig,
-        SklRig::new(workspace.rig_skeleton.clone()),
-        AniPlayer::new(Handle::default()),
-        beside,
-    ));
+    commands.spawn((ComparedRig, SklRig::new(workspace.rig_skeleton.clone()), AniPlayer::default(), beside));
 }
 
 /// The most events the log keeps.
@@ -154,7 +148,7 @@ pub fn follow_workspace(workspace: Res<Workspace>, mut view: ResMut<ViewState>, 
         let index = if viewed { Some(workspace.current) } else { view.compare };
         let clip = index.and_then(|i| workspace.animations.get(i)).map(|open| open.handle.clone());
         // In the bind pose nothing plays: the rig holds its rest pose.
-        let clip = clip.filter(|_| !view.bind_pose).unwrap_or_default();
+        let clip = clip.filter(|_| !view.bind_pose);
         if player.clip != clip {
             player.clip = clip;
             view.frame_requested |= viewed;

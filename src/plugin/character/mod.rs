@@ -38,6 +38,8 @@ use bevy::asset::AssetApp;
 use bevy::ecs::schedule::IntoScheduleConfigs;
 use bevy::image::{CompressedImageFormatSupport, CompressedImageFormats};
 
+use bevy::camera::visibility::VisibilitySystems;
+
 use super::Io3dSystems;
 
 /// Registers the character assets and types (from `Io3dPlugin::build`).
@@ -56,7 +58,9 @@ pub(super) fn build(app: &mut App) {
         .register_type::<spawn::DressedFrom>()
         .register_type::<spawn::SpawnedParts>()
         .add_observer(events::follow_mesh_events)
-        .add_systems(PostUpdate, events::show_meshes.after(Io3dSystems::Advance).before(Io3dSystems::Pose));
+        .add_systems(PostUpdate, events::show_meshes.after(Io3dSystems::Advance).before(Io3dSystems::Pose))
+        // Skinned meshes' bounds follow the joints written after propagation.
+        .configure_sets(PostUpdate, Io3dSystems::WorldPose.before(VisibilitySystems::CalculateBounds));
 }
 
 /// Registers the loaders that make images (from `Io3dPlugin::finish`,

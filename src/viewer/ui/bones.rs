@@ -28,7 +28,7 @@ pub fn bones_panel(
     if !view.panels {
         return Ok(());
     }
-    let time_ms = players.iter().next().map_or(0.0, |p| p.time_ms() as f32);
+    let time_ms = players.iter().next().map_or(0.0, |p| p.time_ms());
     let (width, most) = (side_size(&ctx, false, 260.0), side_size(&ctx, false, 500.0));
     in_free_space(&ctx, &mut free, "bones", |ui| {
         egui::Panel::right("bones").default_size(width).max_size(most).show(ui, |ui| {
@@ -43,7 +43,7 @@ pub fn bones_panel(
             if let (Some(name), Some(open)) = (view.selected.clone(), workspace.current()) {
                 let clip = stores.clips.get(&open.handle).map(|c| &c.clip);
                 track_details(ui, &open.file.value, clip, &name, time_ms);
-                edit::key_editor(ui, &mut workspace, &mut stores, &mut editing, &name, f64::from(time_ms));
+                edit::key_editor(ui, &mut workspace, &mut stores, &mut editing, &name, time_ms);
             } else {
                 ui.label("Select a bone to see its track.");
             }

@@ -51,7 +51,7 @@ pub fn events_editor(
     workspace: &mut Workspace,
     stores: &mut Stores,
     editing: &mut Editing,
-    time_ms: f64,
+    time_ms: f32,
 ) {
     let Some(current) = workspace.current() else { return };
     let events: Vec<Event> = current.file.value.events.clone();
@@ -146,7 +146,7 @@ pub fn key_editor(
     stores: &mut Stores,
     editing: &mut Editing,
     bone: &[u8],
-    time_ms: f64,
+    time_ms: f32,
 ) {
     let Some(current) = workspace.current() else { return };
     let Some(track) = current.file.value.track_index(bone) else { return };

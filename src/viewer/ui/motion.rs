@@ -9,7 +9,7 @@ use super::vec3_text;
 use crate::viewer::workspace::{OpenAnimation, ROOT_BONE};
 
 /// Draws the section for the current animation at `time_ms`.
-pub fn root_motion(ui: &mut egui::Ui, open: &OpenAnimation, time_ms: f64) {
+pub fn root_motion(ui: &mut egui::Ui, open: &OpenAnimation, time_ms: f32) {
     egui::CollapsingHeader::new("Root motion").default_open(true).show(ui, |ui| {
         let Some(path) = &open.root_path else {
             ui.label(format!("No '{ROOT_BONE}' track with keys."));
@@ -34,11 +34,11 @@ pub fn root_motion(ui: &mut egui::Ui, open: &OpenAnimation, time_ms: f64) {
             plot.line(Line::new("x", series(0)));
             plot.line(Line::new("y (up)", series(1)));
             plot.line(Line::new("z", series(2)));
-            plot.vline(VLine::new("now", time_ms));
+            plot.vline(VLine::new("now", f64::from(time_ms)));
         });
         Plot::new("root speed").height(80.0).legend(Legend::default()).allow_scroll(false).show(ui, |plot| {
             plot.line(Line::new("ground speed /s", speed));
-            plot.vline(VLine::new("now", time_ms));
+            plot.vline(VLine::new("now", f64::from(time_ms)));
         });
     });
 }

@@ -16,7 +16,7 @@ use crate::viewer::view::{StatusLine, ViewState};
 use crate::viewer::workspace::{Stores, Workspace};
 
 /// One display frame at 60 Hz, in ms: what "step one frame" moves.
-const FRAME_MS: f64 = 1000.0 / 60.0;
+const FRAME_MS: f32 = 1000.0 / 60.0;
 
 /// Something the user asked the player to do.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,14 +34,14 @@ pub enum Action {
     /// Toggle looping.
     ToggleLoop,
     /// Go to a time (pauses).
-    Seek(f64),
+    Seek(f32),
 }
 
 /// Applies an action to the player, for an animation with `keys` (sorted
 /// key times) and `total_ms`.
 pub fn apply(action: Action, player: &mut AniPlayer, keys: &[i32], total_ms: i32) {
     let now = player.time_ms();
-    let total = f64::from(total_ms.max(0));
+    let total = total_ms.max(0) as f32;
     match action {
         Action::TogglePlay => player.paused = !player.paused,
         Action::ToggleLoop => {
@@ -50,12 +50,12 @@ pub fn apply(action: Action, player: &mut AniPlayer, keys: &[i32], total_ms: i32
         Action::StepKey(direction) => {
             player.paused = true;
             if let Some(t) = neighbour_key(keys, now, direction) {
-                player.seek(f64::from(t));
+                player.seek(t as f32);
             }
         }
         Action::StepFrame(direction) => {
             player.paused = true;
-            player.seek((now + f64::from(direction) * FRAME_MS).clamp(0.0, total));
+            player.seek((now + f32::from(direction) * FRAME_MS).clamp(0.0, total));
         }
         Action::Start => player.seek(0.0),
         Action::End => player.seek(total),
@@ -67,11 +67,11 @@ pub fn apply(action: Action, player: &mut AniPlayer, keys: &[i32], total_ms: i32
 }
 
 /// The key time before (`direction < 0`) or after `now`.
-pub fn neighbour_key(keys: &[i32], now: f64, direction: i8) -> Option<i32> {
+pub fn neighbour_key(keys: &[i32], now: f32, direction: i8) -> Option<i32> {
     if direction < 0 {
-        keys.iter().rev().copied().find(|&k| f64::from(k) < now - 1e-6)
+        keys.iter().rev().copied().find(|&k| (k as f32) < now - 1e-3)
     } else {
-        keys.iter().copied().find(|&k| f64::from(k) > now + 1e-6)
+        keys.iter().copied().find(|&k| (k as f32) > now + 1e-3)
     }
 }
 
@@ -89,7 +89,7 @@ pub fn key_times(animation: &Animation, bone: Option<&[u8]>) -> Vec<i32> {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum StripInput {
     /// Clicked or dragged the playhead to a time.
-    Seek(f64),
+    Seek(f32),
     /// Dragged an event marker to a time.
     MoveEvent(usize, f32),
 }
@@ -237,18 +237,18 @@ fn controls(
 
 /// The time strip: ticks for keys, markers for events (type and sub info
 /// on hover; drag one to move the event), the playhead.
-fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f64) -> Option<StripInput> {
+fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f32) -> Option<StripInput> {
     let (rect, response) =
         ui.allocate_exact_size(egui::vec2(ui.available_width(), 54.0), egui::Sense::click_and_drag());
     let painter = ui.painter_at(rect);
     let visuals = ui.visuals();
     painter.rect_filled(rect, 3.0, visuals.extreme_bg_color);
-    let total = f64::from(animation.total_ms.max(1));
-    let x_of = |t: f64| rect.left() + (t / total).clamp(0.0, 1.0) as f32 * rect.width();
-    let t_of = |x: f32| f64::from((x - rect.left()) / rect.width()) * total;
+    let total = animation.total_ms.max(1) as f32;
+    let x_of = |t: f32| rect.left() + (t / total).clamp(0.0, 1.0) * rect.width();
+    let t_of = |x: f32| (x - rect.left()) / rect.width() * total;
     let text = visuals.weak_text_color();
     for t in scale_marks(total) {
-        let x = x_of(t as f64);
+        let x = x_of(t as f32);
         painter.line_segment([egui::pos2(x, rect.bottom() - 12.0), egui::pos2(x, rect.bottom())], (1.0, text));
         painter.text(
             egui::pos2(x + 2.0, rect.bottom() - 12.0),
@@ -259,7 +259,7 @@ fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f64) -
         );
     }
     for &k in ticks {
-        let x = x_of(f64::from(k));
+        let x = x_of(k as f32);
         painter.line_segment(
             [egui::pos2(x, rect.top() + 16.0), egui::pos2(x, rect.top() + 30.0)],
             (1.0, egui::Color32::LIGHT_GRAY),
@@ -268,7 +268,7 @@ fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f64) -
     let pointer = response.hover_pos();
     let top = rect.top() + 2.0;
     let marker_at = |p: egui::Pos2| {
-        let near = |e: &crate::format::Event| (p.x - x_of(f64::from(e.time_ms))).abs() < 6.0 && p.y < top + 14.0;
+        let near = |e: &crate::format::Event| (p.x - x_of(e.time_ms)).abs() < 6.0 && p.y < top + 14.0;
         animation.events.iter().position(near)
     };
     let drag_id = response.id.with("event");
@@ -279,7 +279,7 @@ fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f64) -
     }
     let dragging: Option<usize> = ui.memory(|m| m.data.get_temp(drag_id));
     for event in &animation.events {
-        let x = x_of(f64::from(event.time_ms));
+        let x = x_of(event.time_ms);
         let marker = vec![egui::pos2(x - 5.0, top), egui::pos2(x + 5.0, top), egui::pos2(x, top + 10.0)];
         painter.add(egui::Shape::convex_polygon(marker, egui::Color32::from_rgb(255, 150, 60), egui::Stroke::NONE));
         if pointer.is_some_and(|p| (p.x - x).abs() < 6.0 && p.y < top + 14.0) {
@@ -318,13 +318,13 @@ fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f64) -
 }
 
 /// Round times for the scale under the strip: about ten marks.
-fn scale_marks(total: f64) -> Vec<i64> {
+fn scale_marks(total: f32) -> Vec<i64> {
     let rough = total / 10.0;
     let step = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000]
         .into_iter()
-        .find(|&s| s as f64 >= rough)
+        .find(|&s| s as f32 >= rough)
         .unwrap_or(120_000);
-    (0..).map(|i| i * step).take_while(|&t| t as f64 <= total).collect()
+    (0..).map(|i| i * step).take_while(|&t| t as f32 <= total).collect()
 }
 
 fn event_log(ui: &mut egui::Ui, log: &EventLog) {

@@ -1,0 +1,148 @@
+//! The world-pose path, for crowds: each bone's `GlobalTransform` written
+//! straight from the library's composition (the client's numbers), posed
+//! over all cores, with no `Transform` writes and no second composition by
+//! Bevy's transform propagation.
+
+use bevy::asset::Assets;
+use bevy::ecs::prelude::*;
+use bevy::math::{Affine3A, Quat, Vec3};
+use bevy::reflect::{Reflect, std_traits::ReflectDefault};
+use bevy::transform::components::{GlobalTransform, Transform};
+use bevy::utils::Parallel;
+
+use crate::anim::{BonePose, PoseBlend};
+
+use super::assets::AniClip;
+use super::axes::Axes;
+use super::binding::{AniBinding, Io3dBone};
+use super::playback::{blend_player, local_poses};
+use super::player::{AniPlayer, RootMotion};
+
+/// Which of its bones' transforms a player writes.
+///
+/// Choose [`PoseOutput::Transform`] (the default) when anything is
+/// parented to a bone (a weapon in a hand, an effect, a camera boom) or a
+/// system reads bones' `Transform`s; choose
+/// [`PoseOutput::GlobalTransform`] for many characters whose bones only
+/// skin meshes: it costs about half as much a bone and spreads over the
+/// cores.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Reflect)]
+#[reflect(Component, Default)]
+pub enum PoseOutput {
+    /// Each bone's local `Transform`, in [`super::Io3dSystems::Pose`];
+    /// Bevy's propagation composes them into `GlobalTransform`s, and
+    /// everything parented to a bone follows it.
+    #[default]
+    Transform,
+    /// Each bone's `GlobalTransform`, in [`super::Io3dSystems::WorldPose`]
+    /// (after Bevy's propagation): the player's own `GlobalTransform`
+    /// times the bone's pose composed by the client's arithmetic, as
+    /// [`crate::anim::Rig::to_world`] composes it. Bones' `Transform`s
+    /// stay at rest, so Bevy skips them while the character stands still.
+    /// Entities parented below a bone do not follow the pose: Bevy places
+    /// them from the bone's resting `Transform`. Where a bone has a scale
+    /// other than 1, or entities that are not bones sit between bones,
+    /// the chain below is composed with Bevy's arithmetic instead.
+    GlobalTransform,
+}
+
+/// Each bone's pose relative to the player, in Bevy's axes, in the order
+/// of the player's bones ([`Io3dBone::index`]): filled each frame for a
+/// player that writes [`PoseOutput::GlobalTransform`], empty otherwise.
+#[derive(Component, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Component, Default)]
+pub struct ModelPoses(pub Vec<Affine3A>);
+
+/// What one thread reuses from player to player.
+#[derive(Default)]
+pub struct Scratch {
+    blend: PoseBlend,
+    /// Each bone's pose relative to its chain's anchor, in the files' axes.
+    chained: Vec<BonePose>,
+    /// Each chain's anchor (where a bone's chain starts) relative to the
+    /// player, in Bevy's axes.
+    anchors: Vec<Affine3A>,
+}
+
+/// Blends and composes the model poses of players that write
+/// [`PoseOutput::GlobalTransform`], over all cores, and fills their
+/// [`RootMotion`].
+pub fn pose_world(
+    clips: Res<Assets<AniClip>>,
+    mut players: Query<(&mut AniPlayer, &AniBinding, &mut RootMotion, &Axes, &PoseOutput, &mut ModelPoses)>,
+    transforms: Query<&Transform>,
+    scratch: Local<Parallel<Scratch>>,
+) {
+    players.par_iter_mut().for_each_init(
+        || scratch.borrow_local_mut(),
+        |scratch, (mut player, binding, mut motion, &axes, output, mut poses)| {
+            if !binding.is_bound() || *output != PoseOutput::GlobalTransform {
+                return;
+            }
+            let Scratch { blend, chained, anchors } = &mut **scratch;
+            let held = blend_player(&mut player, binding, &clips, &mut motion, axes, blend);
+            compose(binding, local_poses(blend, held), axes, &transforms, (chained, anchors), &mut poses.0);
+        },
+    );
+}
+
+/// Each bone's pose relative to the player from the local ones (the
+/// binding's order has parents first). A bone the player writes, of unit
+/// scale and right below a bone or the player, extends its parent's chain
+/// by the client's arithmetic ([`BonePose::under`]); any other starts a
+/// chain at an anchor composed with Bevy's: its parent's model pose, the
+/// entities between, and (for a bone the player does not write) its own
+/// `Transform`.
+fn compose(
+    binding: &AniBinding,
+    local: impl Iterator<Item = BonePose>,
+    axes: Axes,
+    transforms: &Query<&Transform>,
+    (chained, anchors): (&mut Vec<BonePose>, &mut Vec<Affine3A>),
+    model: &mut Vec<Affine3A>,
+) {
+    let at_rest = BonePose { position: Vec3::ZERO, rotation: Quat::IDENTITY };
+    let affine = |pose: &BonePose| {
+        Affine3A::from_rotation_translation(axes.rotation(pose.rotation), axes.position(pose.position))
+    };
+    let transform_of = |entity| transforms.get(entity).map_or(Affine3A::IDENTITY, Transform::compute_affine);
+    chained.clear();
+    anchors.clear();
+    model.clear();
+    for (i, (bone, local)) in binding.bones.iter().zip(local).enumerate() {
+        let owned = binding.owns(i);
+        let parent = bone.parent.map_or(Affine3A::IDENTITY, |p| model[p]);
+        let (anchor, pose) = match bone.parent {
+            _ if !owned => (parent * between(bone, transform_of) * transform_of(bone.entity), at_rest),
+            _ if !bone.between.is_empty() || bone.rest.scale != Vec3::ONE => {
+                let scale = Affine3A::from_scale(bone.rest.scale);
+                (parent * between(bone, transform_of) * affine(&local) * scale, at_rest)
+            }
+            Some(p) => (anchors[p], local.under(chained[p])),
+            None => (Affine3A::IDENTITY, local),
+        };
+        model.push(anchor * affine(&pose));
+        chained.push(pose);
+        anchors.push(anchor);
+    }
+}
+
+/// The entities between a bone and the bone (or player) above it, composed.
+fn between(bone: &super::binding::Bone, transform_of: impl Fn(Entity) -> Affine3A) -> Affine3A {
+    bone.between.iter().fold(Affine3A::IDENTITY, |sum, &entity| sum * transform_of(entity))
+}
+
+/// Writes the `GlobalTransform` of each bone of a player that writes
+/// [`PoseOutput::GlobalTransform`]: the player's own (just propagated)
+/// times the bone's model pose, over all cores.
+pub fn write_world_poses(
+    players: Query<(&ModelPoses, &GlobalTransform)>,
+    mut bones: Query<(&Io3dBone, &mut GlobalTransform), Without<ModelPoses>>,
+) {
+    bones.par_iter_mut().for_each(|(bone, mut global)| {
+        let Ok((poses, player)) = players.get(bone.player) else { return };
+        if let Some(pose) = poses.0.get(bone.index) {
+            *global = GlobalTransform::from(player.affine() * *pose);
+        }
+    });
+}
