@@ -1,4 +1,5 @@
-//! Posing N rigs for one frame: with this crate's `AniPlayer`, and with
+//! Posing N rigs for one frame: with this crate's `AniPlayer` (writing
+//! local transforms, and on the crowd path writing world transforms), and with
 //! Bevy's own `AnimationPlayer` playing the exported clips through an
 //! `AnimationGraph` on identical rigs, in the same run: one short clip,
 //! and an action crossfading over a loop with clips as long as the
@@ -16,7 +17,9 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Action, Loop, Rig, biped};
 use bevy_io3d::format::{Animation, Skeleton};
-use bevy_io3d::plugin::{AniClip, AniPlayer, Axes, Io3dPlugin, RigBones, SklRig, SklSkeleton, to_bevy_clip};
+use bevy_io3d::plugin::{
+    AniClip, AniPlayer, Axes, Io3dPlugin, PoseOutput, RigBones, SklRig, SklSkeleton, to_bevy_clip,
+};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
 mod common;
@@ -28,6 +31,8 @@ enum Player {
     /// what writing the bones and propagating their transforms costs.
     Turned,
     Ours,
+    /// Ours on the crowd path ([`PoseOutput::GlobalTransform`]).
+    Crowd,
     Bevys,
 }
 
@@ -58,7 +63,7 @@ struct Scene {
 }
 
 /// An app with `rigs` rigs of the scene's skeleton, each at a different time.
-fn app(rigs: usize, player: Player, scene: &Scene) -> App {
+fn app(rigs: usize, player_kind: Player, scene: &Scene) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(16_667)));
@@ -82,13 +87,13 @@ fn app(rigs: usize, player: Player, scene: &Scene) -> App {
     let entities: Vec<Entity> = (0..rigs).map(|_| app.world_mut().spawn(SklRig::new(skeleton.clone())).id()).collect();
     app.update();
     for (i, &entity) in entities.iter().enumerate() {
-        let at_ms = (i * 37 % 1000) as f64;
-        match player {
+        let at_ms = (i * 37 % 1000) as f32;
+        match player_kind {
             Player::None => {}
             Player::Turned => {
                 app.world_mut().entity_mut(entity).insert(Turned);
             }
-            Player::Ours => {
+            Player::Ours | Player::Crowd => {
                 let mut player = AniPlayer::default();
                 player.play_loop(ours[0].clone(), Loop::default());
                 if let Some(action) = ours.get(1) {
@@ -97,7 +102,9 @@ fn app(rigs: usize, player: Player, scene: &Scene) -> App {
                     player.play_action(action.clone(), Action { hold_last_frame: true, ..Action::faded(1e6, 100.0) });
                 }
                 player.seek(at_ms);
-                app.world_mut().entity_mut(entity).insert(player);
+                let output =
+                    if player_kind == Player::Crowd { PoseOutput::GlobalTransform } else { PoseOutput::Transform };
+                app.world_mut().entity_mut(entity).insert((player, output));
             }
             Player::Bevys => {
                 let bones = app.world().get::<RigBones>(entity).expect("spawned bones").0.clone();
@@ -106,7 +113,7 @@ fn app(rigs: usize, player: Player, scene: &Scene) -> App {
                 }
                 let mut player = AnimationPlayer::default();
                 for &node in &nodes {
-                    player.play(node).repeat().seek_to(at_ms as f32 / 1000.0).set_weight(1.0 / nodes.len() as f32);
+                    player.play(node).repeat().seek_to(at_ms / 1000.0).set_weight(1.0 / nodes.len() as f32);
                 }
                 app.world_mut().entity_mut(entity).insert((player, AnimationGraphHandle(graph.clone())));
             }
@@ -116,8 +123,12 @@ fn app(rigs: usize, player: Player, scene: &Scene) -> App {
     app
 }
 
-const PLAYERS: [(&str, Player); 3] =
-    [("no player (baseline)", Player::None), ("AniPlayer", Player::Ours), ("Bevy AnimationPlayer", Player::Bevys)];
+const PLAYERS: [(&str, Player); 4] = [
+    ("no player (baseline)", Player::None),
+    ("AniPlayer", Player::Ours),
+    ("AniPlayer crowd path", Player::Crowd),
+    ("Bevy AnimationPlayer", Player::Bevys),
+];
 
 /// One bundled clip (1 s) on the 22-bone Biped.
 fn one_clip(c: &mut Criterion) {

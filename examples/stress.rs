@@ -12,6 +12,11 @@
 //! holds 60 frames a second. (Without `--no-default-features` the viewer's
 //! renderer is built in release too, for nothing.)
 //!
+//! `--crowd` poses through the crowd path ([`PoseOutput::GlobalTransform`]):
+//! bones' world transforms written straight, over all cores. `--moving`
+//! walks every character's entity a little each frame, as a game moves
+//! them, so that Bevy propagates every bone again.
+//!
 //! `--meshes` (with `--features characters`) dresses every character in
 //! four skinned meshes, the bundled body three times and its sword (1,788
 //! vertices, 52 bones), with bounds that follow the joints: the frame then
@@ -25,7 +30,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Action, Loop, Rig};
 use bevy_io3d::format::{Event, FileString};
-use bevy_io3d::plugin::{AniClip, AniEventFired, AniPlayer, Io3dPlugin, SklRig, SklSkeleton};
+use bevy_io3d::plugin::{AniClip, AniEventFired, AniPlayer, Io3dPlugin, PoseOutput, SklRig, SklSkeleton};
 
 #[path = "../benches/common/mod.rs"]
 mod common;
@@ -65,6 +70,21 @@ fn change_states(mut frame: Local<usize>, clips: Res<Clips>, mut players: Query<
     }
 }
 
+/// Moves every character a little, as a game moves them.
+fn walk_characters(mut characters: Query<&mut Transform, With<AniPlayer>>) {
+    for mut place in &mut characters {
+        place.translation.x += 0.01;
+    }
+}
+
+/// What a run measures.
+#[derive(Debug, Clone, Copy, Default)]
+struct Options {
+    meshes: bool,
+    crowd: bool,
+    moving: bool,
+}
+
 /// Makes the meshes every character wears (see the module docs).
 #[cfg(feature = "characters")]
 fn wardrobe(app: &mut App, skeleton: &bevy_io3d::format::Skeleton) -> bevy_io3d::plugin::character::RigMeshes {
@@ -85,12 +105,13 @@ fn wardrobe(app: &mut App, skeleton: &bevy_io3d::format::Skeleton) -> bevy_io3d:
     bevy_io3d::plugin::character::RigMeshes(vec![body.clone(), body.clone(), body, sword])
 }
 
-fn app(characters: usize, meshes: bool) -> App {
+fn app(characters: usize, options: Options) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()))
         .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_BUDGET))
         .init_resource::<EventsFired>()
         .add_systems(Update, change_states)
+        .add_systems(Update, walk_characters.run_if(move || options.moving))
         .add_observer(|_: On<AniEventFired>, mut fired: ResMut<EventsFired>| fired.0 += 1);
     let skeleton = common::game_skeleton();
     let rig = Rig::new(&skeleton).expect("a tree");
@@ -105,18 +126,19 @@ fn app(characters: usize, meshes: bool) -> App {
         .collect();
     let attack = common::long_clip(&skeleton, 20, 1.5);
     #[cfg(feature = "characters")]
-    let wardrobe = meshes.then(|| wardrobe(&mut app, &skeleton));
+    let wardrobe = options.meshes.then(|| wardrobe(&mut app, &skeleton));
     #[cfg(not(feature = "characters"))]
-    assert!(!meshes, "--meshes needs --features characters");
+    assert!(!options.meshes, "--meshes needs --features characters");
     let skeleton = app.world_mut().resource_mut::<Assets<SklSkeleton>>().add(SklSkeleton { skeleton, rig });
     let mut add = |animation| app.world_mut().resource_mut::<Assets<AniClip>>().add(AniClip::new(animation));
     let clips = Clips(add(walk), add(attack));
     for i in 0..characters {
         let mut player = AniPlayer::default();
         player.play_loop(clips.0.clone(), Loop::default());
-        player.seek((i * 37 % 20_000) as f64);
+        player.seek((i * 37 % 20_000) as f32);
         let place = Transform::from_xyz((i % 50) as f32 * 100.0, 0.0, (i / 50) as f32 * 100.0);
-        let mut character = app.world_mut().spawn((SklRig::new(skeleton.clone()), player, place));
+        let output = if options.crowd { PoseOutput::GlobalTransform } else { PoseOutput::Transform };
+        let mut character = app.world_mut().spawn((SklRig::new(skeleton.clone()), player, place, output));
         #[cfg(feature = "characters")]
         if let Some(wardrobe) = &wardrobe {
             character.insert(wardrobe.clone());
@@ -138,8 +160,8 @@ fn app(characters: usize, meshes: bool) -> App {
 }
 
 /// Mean and 99th percentile frame time for `characters`.
-fn measure(characters: usize, meshes: bool) -> (Duration, Duration, u64) {
-    let mut app = app(characters, meshes);
+fn measure(characters: usize, options: Options) -> (Duration, Duration, u64) {
+    let mut app = app(characters, options);
     let mut times: Vec<Duration> = (0..FRAMES)
         .map(|_| {
             let start = Instant::now();
@@ -152,8 +174,8 @@ fn measure(characters: usize, meshes: bool) -> (Duration, Duration, u64) {
     (mean, times[FRAMES * 99 / 100], app.world().resource::<EventsFired>().0)
 }
 
-fn report(characters: usize, meshes: bool) -> bool {
-    let (mean, p99, events) = measure(characters, meshes);
+fn report(characters: usize, options: Options) -> bool {
+    let (mean, p99, events) = measure(characters, options);
     let fits = p99 <= FRAME_BUDGET;
     println!(
         "{characters:>6} characters: mean {:>6.2} ms, p99 {:>6.2} ms, {events} events in {FRAMES} frames  {}",
@@ -166,23 +188,24 @@ fn report(characters: usize, meshes: bool) -> bool {
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let meshes = args.iter().any(|a| a == "--meshes");
-    args.retain(|a| a != "--meshes");
+    let flag = |name: &str| args.iter().any(|a| a == name);
+    let options = Options { meshes: flag("--meshes"), crowd: flag("--crowd"), moving: flag("--moving") };
+    args.retain(|a| !a.starts_with("--"));
     match args.first().map(|n| n.parse::<usize>()) {
         Some(Ok(characters)) => {
-            report(characters, meshes);
+            report(characters, options);
         }
-        Some(Err(_)) => eprintln!("usage: stress [--meshes] [CHARACTERS]"),
+        Some(Err(_)) => eprintln!("usage: stress [--crowd] [--moving] [--meshes] [CHARACTERS]"),
         None => {
             // Double until a frame misses the budget, then halve the gap.
             let (mut low, mut high) = (0, 250);
-            while report(high, meshes) {
+            while report(high, options) {
                 low = high;
                 high *= 2;
             }
             while high - low > high / 16 {
                 let middle = (low + high) / 2;
-                if report(middle, meshes) { low = middle } else { high = middle }
+                if report(middle, options) { low = middle } else { high = middle }
             }
             println!("largest N that holds 60 fps here: about {low}");
         }

@@ -90,17 +90,18 @@ pub fn bind_players(
             binding.set_bones(hierarchy.bones(&mut commands, entity));
         }
         binding.follow_axes(axes);
+        binding.follow_root(&player.root_bone);
         let main = player.main_clip_id();
         let in_use = || player.instances().map(|i| i.clip).chain(main);
         // The common frame: every clip playing is bound already.
-        if reloaded.is_empty() && in_use().all(|id| binding.clips.contains_key(&id)) {
+        if reloaded.is_empty() && in_use().all(|id| binding.clips.contains(id)) {
             continue;
         }
         let in_use: Vec<AssetId<AniClip>> = in_use().collect();
-        binding.clips.retain(|id, _| in_use.contains(id) && !reloaded.contains(id));
-        let main_rebinds = main.is_some_and(|main| !binding.clips.contains_key(&main));
+        binding.clips.retain(|id| in_use.contains(&id) && !reloaded.contains(&id));
+        let main_rebinds = main.is_some_and(|main| !binding.clips.contains(main));
         for id in in_use {
-            if binding.clips.contains_key(&id) {
+            if binding.clips.contains(id) {
                 continue;
             }
             if let Some(clip) = clips.get(id) {
@@ -108,9 +109,9 @@ pub fn bind_players(
                 binding.clips.insert(id, bound);
             }
         }
-        let main_bound = main.is_none_or(|main| binding.clips.contains_key(&main));
+        let main_bound = main.is_none_or(|main| binding.clips.contains(main));
         if main_bound != binding.main_bound || main_rebinds {
-            let report = main.and_then(|main| binding.clips.get(&main)).cloned().unwrap_or_default();
+            let report = main.and_then(|main| binding.clips.get(main)).cloned().unwrap_or_default();
             binding.unbound_tracks = report.unbound_tracks;
             binding.bones_without_track = report.bones_without_track;
             binding.main_bound = main_bound;

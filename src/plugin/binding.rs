@@ -1,9 +1,8 @@
 //! Binding clips to the bones below a player, by name.
 
-use std::collections::HashMap;
-
 use bevy::asset::AssetId;
 use bevy::ecs::prelude::*;
+use bevy::math::Vec3;
 use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
@@ -38,6 +37,41 @@ pub struct ClipBinding {
     /// Named entities below the player that no track names: they stay at
     /// rest while this clip plays alone.
     pub bones_without_track: Vec<String>,
+    /// Where the clip puts the root bone at its start and at its end, when
+    /// a track drives the root: root motion reads them every frame.
+    pub(super) root_ends: Option<(Vec3, Vec3)>,
+}
+
+/// A bone right below the player in [`AniBinding::parents`].
+pub(super) const NO_PARENT: u32 = u32::MAX;
+
+/// Each clip a player plays with how it binds: a handful, so a list
+/// searched in order beats hashing (this is looked up every frame).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct ClipBindings(Vec<(AssetId<AniClip>, ClipBinding)>);
+
+impl ClipBindings {
+    pub fn get(&self, clip: AssetId<AniClip>) -> Option<&ClipBinding> {
+        self.0.iter().find(|(id, _)| *id == clip).map(|(_, binding)| binding)
+    }
+
+    pub fn contains(&self, clip: AssetId<AniClip>) -> bool {
+        self.get(clip).is_some()
+    }
+
+    /// Adds or replaces the binding of `clip`.
+    pub fn insert(&mut self, clip: AssetId<AniClip>, binding: ClipBinding) {
+        self.0.retain(|(id, _)| *id != clip);
+        self.0.push((clip, binding));
+    }
+
+    pub fn retain(&mut self, keep: impl Fn(AssetId<AniClip>) -> bool) {
+        self.0.retain(|(id, _)| keep(*id));
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
 }
 
 /// Marks a bone a player writes, with the player: the bones of a rig
@@ -75,10 +109,23 @@ pub struct AniBinding {
     #[reflect(ignore)]
     pub(super) by_name: BoneNames,
     #[reflect(ignore)]
-    pub(super) clips: HashMap<AssetId<AniClip>, ClipBinding>,
+    pub(super) clips: ClipBindings,
     /// For each bone, whether the player writes it ([`Io3dBone`]).
     #[reflect(ignore)]
     pub(super) owned: Vec<bool>,
+    /// Whether the player writes every bone, each of unit scale right
+    /// below a bone or the player: then one chain of the client's
+    /// arithmetic composes the world pose.
+    #[reflect(ignore)]
+    pub(super) one_chain: bool,
+    /// Each bone's parent bone ([`Bone::parent`]) packed small, for the
+    /// world-pose path's pass over every bone of every player each frame
+    /// ([`NO_PARENT`] below the player).
+    #[reflect(ignore)]
+    pub(super) parents: Vec<u32>,
+    /// The root bone's name as the clips were bound, and its index.
+    #[reflect(ignore)]
+    pub(super) root: (String, Option<usize>),
     /// Tracks of the main clip ([`AniPlayer::clip`](super::AniPlayer::clip)) that no bone has the
     /// name of.
     pub unbound_tracks: Vec<String>,
@@ -96,7 +143,7 @@ impl AniBinding {
 
     /// How `clip`'s tracks met the bones, once it has been bound.
     pub fn clip(&self, clip: AssetId<AniClip>) -> Option<&ClipBinding> {
-        self.clips.get(&clip)
+        self.clips.get(clip)
     }
 
     /// Whether the player writes bone `index`.
@@ -109,7 +156,7 @@ impl AniBinding {
     /// Returns the bones that were owned and no longer are.
     pub(super) fn take_ownership(&mut self, rig: &[Entity]) -> Vec<Entity> {
         let mut owned: Vec<bool> = self.bones.iter().map(|b| rig.contains(&b.entity)).collect();
-        for bone in self.clips.values().flat_map(|c| c.tracks.iter().flatten()) {
+        for bone in self.clips.0.iter().flat_map(|(_, c)| c.tracks.iter().flatten()) {
             owned[*bone] = true;
         }
         let released = (self.bones.iter().zip(&self.owned))
@@ -118,18 +165,29 @@ impl AniBinding {
             .map(|((bone, _), _)| bone.entity)
             .collect();
         self.owned = owned;
+        self.one_chain = self.owned.iter().all(|o| *o)
+            && self.bones.iter().all(|b| b.between.is_empty() && b.rest.scale == Vec3::ONE);
         released
+    }
+
+    /// Keeps the root bone's index for `name`; clips bound for another
+    /// root are bound again.
+    pub(super) fn follow_root(&mut self, name: &str) {
+        if self.root.0 != name {
+            self.root = (name.to_owned(), self.by_name.get(name));
+            self.clips.clear();
+        }
+    }
+
+    /// The root bone's index.
+    pub(super) fn root(&self) -> Option<usize> {
+        self.root.1
     }
 
     /// The bones the player writes, by entity.
     pub(super) fn owned_bones(&self) -> impl Iterator<Item = (usize, Entity)> + '_ {
         let owned = self.bones.iter().zip(&self.owned).enumerate().filter(|(_, (_, owned))| **owned);
         owned.map(|(index, (bone, _))| (index, bone.entity))
-    }
-
-    /// The index of the first bone named `name`.
-    pub(super) fn bone_index(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name)
     }
 
     /// Keeps the rest poses in the files' axes as `axes` reads them.
@@ -147,6 +205,11 @@ impl AniBinding {
     pub(super) fn bind_clip(&self, clip: &AniClip) -> ClipBinding {
         let names: Vec<String> = clip.clip.tracks.iter().map(|t| t.bone.name_text().into_owned()).collect();
         let tracks: Vec<Option<usize>> = names.iter().map(|n| self.by_name.get(n)).collect();
+        let root_at = |t: f32| {
+            let root = self.root()?;
+            clip.clip.blended(|track| tracks[track] == Some(root), t, None).map(|p| p.position)
+        };
+        let root_ends = root_at(0.0).zip(root_at(clip.clip.total_ms as f32));
         let mut named = vec![false; self.bones.len()];
         tracks.iter().flatten().for_each(|&b| named[b] = true);
         ClipBinding {
@@ -158,16 +221,19 @@ impl AniBinding {
                 .filter(|(_, n)| !**n)
                 .map(|(b, _)| b.name.clone())
                 .collect(),
+            root_ends,
             tracks,
         }
     }
 
     pub(super) fn set_bones(&mut self, bones: Vec<Bone>) {
+        self.parents = bones.iter().map(|b| b.parent.map_or(NO_PARENT, |p| p as u32)).collect();
         self.by_name = BoneNames::new(bones.iter().map(|b| &b.name));
         self.bones = bones;
         self.rest_axes = None;
         self.built = true;
         self.clips.clear();
         self.owned.clear();
+        self.root = (String::new(), None);
     }
 }

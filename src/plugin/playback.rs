@@ -6,6 +6,7 @@ use bevy::ecs::prelude::*;
 use bevy::math::Vec3;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
+use bevy::utils::Parallel;
 
 use crate::anim::mixer::{Fired, Instance, Kind, State};
 use crate::anim::{BonePose, Clip, InstanceId, PoseBlend, RepeatMode, Step};
@@ -19,45 +20,65 @@ use super::world_pose::PoseOutput;
 
 type Id = AssetId<AniClip>;
 
-/// Advances each player by the frame's time in ms (times its speed) and
-/// triggers [`AniEventFired`] for the events its clips pass.
+/// Advances each player by the frame's time in ms (times its speed), over
+/// all cores, and triggers [`AniEventFired`] for the events its clips
+/// pass, each player's in the order passed.
 pub fn advance_players(
     mut commands: Commands,
     time: Res<Time>,
     clips: Res<Assets<AniClip>>,
     mut players: Query<(Entity, &mut AniPlayer)>,
+    mut fired: Local<Parallel<FiredBy>>,
 ) {
     let delta_ms = time.delta_secs() * 1000.0;
-    let mut fired = Vec::new();
-    for (entity, mut player) in &mut players {
-        let player = &mut *player;
-        let restarted = player.main.map(|m| m.0);
-        player.follow_main_clip();
-        let restarted = player.main.map(|m| m.0) != restarted;
-        let seek = player.pending_seek.take();
-        if let Some(t) = seek {
-            let ids: Vec<InstanceId> = player.mixer.instances().map(|i| i.id).collect();
-            ids.into_iter().for_each(|id| player.mixer.seek(id, t));
-        }
-        // A seek, a new clip or a pause moves nowhere this frame.
-        let delta = delta_ms * player.speed;
-        let still = seek.is_some() || restarted || player.paused || !delta.is_finite();
-        let delta = if still { 0.0 } else { delta };
-        fired.clear();
-        let lookup = |id: Id| clips.get(id).map(|c| &c.clip);
-        if delta >= 0.0 {
-            player.mixer.advance(delta, lookup, &mut fired);
-            player.steps.clear();
-            player.steps.extend(player.mixer.instances().map(|i| (i.id, forward_step(i))));
-        } else {
-            player.steps = rewind(player, delta, lookup, &mut fired);
-        }
-        for event in &fired {
-            trigger(&mut commands, entity, &clips, event);
-        }
-        let AniPlayer { handles, mixer, .. } = player;
-        handles.retain(|h| mixer.instances().any(|i| i.clip == h.id()));
+    players.par_iter_mut().for_each_init(
+        || fired.borrow_local_mut(),
+        |fired, (entity, mut player)| {
+            let FiredBy { passed, by } = &mut **fired;
+            passed.clear();
+            advance(&mut player, delta_ms, &clips, passed);
+            by.extend(passed.drain(..).map(|event| (entity, event)));
+        },
+    );
+    for (entity, event) in fired.iter_mut().flat_map(|f| f.by.drain(..)) {
+        trigger(&mut commands, entity, &clips, &event);
     }
+}
+
+/// The events one thread's players passed this frame.
+#[derive(Default)]
+pub struct FiredBy {
+    /// One player's, as its mixer reports them.
+    passed: Vec<Fired<Id>>,
+    /// Every player's, with the player.
+    by: Vec<(Entity, Fired<Id>)>,
+}
+
+/// Moves one player's clips by `delta_ms` times its speed, adding the
+/// events passed to `fired`.
+fn advance(player: &mut AniPlayer, delta_ms: f32, clips: &Assets<AniClip>, fired: &mut Vec<Fired<Id>>) {
+    let restarted = player.main.map(|m| m.0);
+    player.follow_main_clip();
+    let restarted = player.main.map(|m| m.0) != restarted;
+    let seek = player.pending_seek.take();
+    if let Some(t) = seek {
+        let ids: Vec<InstanceId> = player.mixer.instances().map(|i| i.id).collect();
+        ids.into_iter().for_each(|id| player.mixer.seek(id, t));
+    }
+    // A seek, a new clip or a pause moves nowhere this frame.
+    let delta = delta_ms * player.speed;
+    let still = seek.is_some() || restarted || player.paused || !delta.is_finite();
+    let delta = if still { 0.0 } else { delta };
+    let lookup = |id: Id| clips.get(id).map(|c| &c.clip);
+    if delta >= 0.0 {
+        player.mixer.advance(delta, lookup, fired);
+        player.steps.clear();
+        player.steps.extend(player.mixer.instances().map(|i| (i.id, forward_step(i))));
+    } else {
+        player.steps = rewind(player, delta, lookup, fired);
+    }
+    let AniPlayer { handles, mixer, .. } = player;
+    handles.retain(|h| mixer.instances().any(|i| i.clip == h.id()));
 }
 
 fn trigger(commands: &mut Commands, entity: Entity, clips: &Assets<AniClip>, fired: &Fired<Id>) {
@@ -160,11 +181,11 @@ pub(super) fn blend_player(
 ) -> Held {
     let bound = |id: Id| Some((&clips.get(id)?.clip, &binding.clip(id)?.tracks[..]));
     player.mixer.pose(&binding.rest, bound, blend);
-    let root = binding.bone_index(&player.root_bone);
+    let root = binding.root();
     let root_pose = root.and_then(|root| blend.pose(root));
-    // Where the main clip starts the root: once a frame, for both the
-    // distance reported and the in-place hold.
-    let start = root.and_then(|root| main_root_start(player, binding, clips, root));
+    // Where the main clip starts the root, for both the distance reported
+    // and the in-place hold.
+    let start = main_root_start(player, binding);
     *motion = root
         .zip(root_pose)
         .and_then(|(root, pose)| root_motion(player, binding, clips, root, pose.position, start))
@@ -193,13 +214,13 @@ fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) ->
     clip.clip.blended(is_root, t, None).map(|p| p.position)
 }
 
-/// Where the main clip puts bone `root` at its start: the transport's clip
-/// ([`AniPlayer::clip`]), or, for a player steered by the client's calls,
-/// the loop started last (else the action started last), so that holding
-/// in place and the distance work whichever way a clip was started.
-fn main_root_start(player: &AniPlayer, binding: &AniBinding, clips: &Assets<AniClip>, root: usize) -> Option<Vec3> {
-    let id = main_clip(player)?;
-    root_at(clips.get(id)?, binding, id, root, 0.0)
+/// Where the main clip puts the root bone at its start: the transport's
+/// clip ([`AniPlayer::clip`]), or, for a player steered by the client's
+/// calls, the loop started last (else the action started last), so that
+/// holding in place and the distance work whichever way a clip was
+/// started.
+fn main_root_start(player: &AniPlayer, binding: &AniBinding) -> Option<Vec3> {
+    Some(binding.clip(main_clip(player)?)?.root_ends?.0)
 }
 
 /// The clip that stands for the player's motion (see [`main_root_start`]).
@@ -222,7 +243,8 @@ fn root_motion(
     position: Vec3,
     start: Option<Vec3>,
 ) -> Option<RootMotion> {
-    if !player.instances().any(|i| root_at_any(i, binding, clips, root)) {
+    let ends = |clip: Id| binding.clip(clip).and_then(|c| c.root_ends);
+    if !player.instances().any(|i| ends(i.clip).is_some()) {
         return None;
     }
     let (mut delta, mut weight) = (Vec3::ZERO, 0.0);
@@ -230,8 +252,7 @@ fn root_motion(
         let Some(instance) = player.mixer.instance(*id) else { continue };
         let Some(clip) = clips.get(instance.clip) else { continue };
         let at = |t: f64| root_at(clip, binding, instance.clip, root, t as f32);
-        let (Some(now), Some(before), Some(start), Some(end)) =
-            (at(step.to_ms), at(step.from_ms), at(0.0), at(step.total_ms))
+        let (Some(now), Some(before), Some((start, end))) = (at(step.to_ms), at(step.from_ms), ends(instance.clip))
         else {
             continue;
         };
@@ -245,8 +266,4 @@ fn root_motion(
         Vec3::new(from_start.x, 0.0, from_start.z).length()
     });
     Some(RootMotion { position, delta, distance_this_loop: distance })
-}
-
-fn root_at_any(instance: &Instance<Id>, binding: &AniBinding, clips: &Assets<AniClip>, root: usize) -> bool {
-    clips.get(instance.clip).is_some_and(|c| root_at(c, binding, instance.clip, root, 0.0).is_some())
 }
