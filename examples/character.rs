@@ -38,7 +38,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     ));
     // The config would start its first clip; this player walks on the
     // spot instead (the game moves the character by its root motion).
-    let walk = AniPlayer { in_place: true, ..AniPlayer::new(assets.load("resource/animation/biped_walk_4002.ani")) };
+    let walk = AniPlayer::new(assets.load("resource/animation/biped_walk_4002.ani")).with_in_place(true);
     let entity = commands
         .spawn((Io3dCharacter::new(assets.load("resource/model/animodel/biped.txt")), walk))
         .observe(|event: On<AniEventFired>| {

@@ -54,7 +54,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, crowd: Res<Crowd>) {
         let (row, column) = ((i / side) as f32, (i % side) as f32);
         let place = Vec3::new(column - side as f32 / 2.0, 0.0, row - side as f32 / 2.0) * SPACING;
         // Each from its own time, so that the crowd does not march in step.
-        let mut player = AniPlayer { in_place: true, ..default() };
+        let mut player = AniPlayer::default().with_in_place(true);
         player.play_loop(clips[i % 2].clone(), Loop { start_ms: Some((i * 37 % 1000) as f32), ..default() });
         commands.spawn((
             Io3dCharacter::new(model.clone()),

@@ -54,7 +54,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
         attack: assets.load("resource/animation/biped_attack_4002.ani"),
     };
     // The clips hold the root's travel; the game moves the entity instead.
-    let mut player = AniPlayer { in_place: true, ..default() };
+    let mut player = AniPlayer::default().with_in_place(true);
     player.play_loop(clips.idle.clone(), Loop::default());
     commands.spawn((Io3dCharacter::new(assets.load("resource/model/animodel/biped.txt")), player, Mode::Idle));
     commands.insert_resource(clips);

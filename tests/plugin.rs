@@ -912,7 +912,7 @@ fn a_character_from_its_config_skins_as_the_client_does() {
     let mut worst = 0.0f32;
     for at in [0.0, 375.0, 700.0] {
         seek(&mut app, character, at);
-        let world = pure.world_pose(&clip, at as f32);
+        let world = pure.world_pose(&clip, at);
         for (part, mesh, skinned, parent) in parts(&mut app) {
             assert_eq!(parent, character);
             let world_ref = app.world();

@@ -121,6 +121,13 @@ impl AniPlayer {
         self
     }
 
+    /// The same player holding the root in place or not
+    /// ([`AniPlayer::in_place`]).
+    pub fn with_in_place(mut self, in_place: bool) -> Self {
+        self.in_place = in_place;
+        self
+    }
+
     /// The main clip's time in ms (or the newest clip's when there is no
     /// main clip; 0 when nothing plays).
     pub fn time_ms(&self) -> f32 {

@@ -71,14 +71,14 @@ pub fn events_editor(
         }
         if ui.button("Add an event at the playhead").clicked() {
             let event =
-                Event { kind: "motion_sound".into(), sub_info: FileString::default(), time_ms: time_ms.round() as f32 };
+                Event { kind: "motion_sound".into(), sub_info: FileString::default(), time_ms: time_ms.round() };
             result = Some(workspace.edit_current(stores, |a| {
                 let index = a.add_event(event);
                 editing.drafts.event = Some(EventDraft {
                     index,
                     kind: "motion_sound".into(),
                     sub_info: String::new(),
-                    time_ms: time_ms.round() as f32,
+                    time_ms: time_ms.round(),
                 });
                 Ok::<_, String>(())
             }));

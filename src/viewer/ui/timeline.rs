@@ -309,7 +309,7 @@ fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f32) -
         }
         if response.drag_stopped() {
             ui.memory_mut(|m| m.data.remove::<usize>(drag_id));
-            return pointer_time.map(|t| StripInput::MoveEvent(index, t as f32));
+            return pointer_time.map(|t| StripInput::MoveEvent(index, t));
         }
         return None;
     }
