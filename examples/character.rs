@@ -7,6 +7,7 @@
 //!
 //! Run: `cargo run --release --example character`
 
+use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use bevy_io3d::plugin::GameFilesPlugin;
 use bevy_io3d::plugin::character::Io3dMesh;
@@ -31,10 +32,15 @@ struct Hero {
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     let look_at = Vec3::new(0.0, 90.0, 0.0);
-    commands.spawn((Camera3d::default(), Transform::from_xyz(160.0, 150.0, 300.0).looking_at(look_at, Vec3::Y)));
+    commands.spawn((
+        Camera3d::default(),
+        // Bevy is built without the tonemapping tables (`tonemapping_luts`).
+        Tonemapping::None,
+        Transform::from_xyz(160.0, 150.0, -300.0).looking_at(look_at, Vec3::Y),
+    ));
     commands.spawn((
         DirectionalLight { illuminance: 8000.0, ..default() },
-        Transform::from_xyz(300.0, 300.0, 500.0).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_xyz(300.0, 300.0, -500.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     // The config would start its first clip; this player walks on the
     // spot instead (the game moves the character by its root motion).

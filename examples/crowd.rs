@@ -8,6 +8,7 @@
 //! default).
 
 use bevy::camera::Projection;
+use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::diagnostic::{FrameTimeDiagnosticsPlugin, LogDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy_io3d::plugin::{GameFilesPlugin, PoseOutput};
@@ -40,13 +41,15 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, crowd: Res<Crowd>) {
     let extent = side as f32 * SPACING;
     commands.spawn((
         Camera3d::default(),
+        // Bevy is built without the tonemapping tables (`tonemapping_luts`).
+        Tonemapping::None,
         // The crowd spans thousands of units: a far plane beyond it.
         Projection::from(PerspectiveProjection { far: extent * 4.0, ..default() }),
-        Transform::from_xyz(0.0, extent * 0.6, extent * 0.9).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_xyz(0.0, extent * 0.6, -extent * 0.9).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     commands.spawn((
         DirectionalLight { illuminance: 8000.0, ..default() },
-        Transform::from_xyz(300.0, 300.0, 500.0).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_xyz(300.0, 300.0, -500.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     let clips = ["idle", "walk", "attack"].map(|c| assets.load(format!("resource/animation/biped_{c}_4002.ani")));
     let model = assets.load("resource/model/animodel/biped.txt");

@@ -7,6 +7,7 @@
 //!
 //! Run: `cargo run --release --example state_machine`
 
+use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 use bevy_io3d::anim::InstanceId;
@@ -22,8 +23,14 @@ fn main() {
         // Root motion is known once the clips are posed: move the character
         // then, before Bevy propagates its transform.
         .add_systems(PostUpdate, walk_by_root_motion.after(Io3dSystems::Pose).before(TransformSystems::Propagate))
+        .add_systems(PostUpdate, follow_with_camera.after(walk_by_root_motion).before(TransformSystems::Propagate))
+        .add_systems(Update, draw_ground)
         .run();
 }
+
+/// Where the camera stays from the character (in front of it: the
+/// characters face -Z).
+const CAMERA_OFFSET: Vec3 = Vec3::new(250.0, 350.0, -550.0);
 
 /// What the character is doing.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,10 +50,15 @@ struct Clips {
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
-    commands.spawn((Camera3d::default(), Transform::from_xyz(0.0, 450.0, 700.0).looking_at(Vec3::ZERO, Vec3::Y)));
+    commands.spawn((
+        Camera3d::default(),
+        // Bevy is built without the tonemapping tables (`tonemapping_luts`).
+        Tonemapping::None,
+        Transform::from_translation(CAMERA_OFFSET).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
     commands.spawn((
         DirectionalLight { illuminance: 8000.0, ..default() },
-        Transform::from_xyz(300.0, 300.0, 500.0).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_xyz(300.0, 300.0, -500.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     let clips = Clips {
         idle: assets.load("resource/animation/biped_idle_4002.ani"),
@@ -123,4 +135,20 @@ fn walk_by_root_motion(mut characters: Query<(&mut Transform, &RootMotion), With
         let turned = place.rotation * step;
         place.translation += turned;
     }
+}
+
+/// The camera keeps its offset from the character.
+fn follow_with_camera(
+    characters: Query<&Transform, (With<Mode>, Without<Camera3d>)>,
+    mut cameras: Query<&mut Transform, With<Camera3d>>,
+) {
+    let (Ok(character), Ok(mut camera)) = (characters.single(), cameras.single_mut()) else { return };
+    *camera =
+        Transform::from_translation(character.translation + CAMERA_OFFSET).looking_at(character.translation, Vec3::Y);
+}
+
+/// A grid on the ground, so that the walk shows.
+fn draw_ground(mut gizmos: Gizmos) {
+    let flat = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+    gizmos.grid(Isometry3d::new(Vec3::ZERO, flat), UVec2::splat(60), Vec2::splat(100.0), Color::srgb(0.4, 0.4, 0.45));
 }
