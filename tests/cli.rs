@@ -117,7 +117,7 @@ fn check_reports_errors_with_file_and_offset_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     let good = io3d(&[&"check", &asset(""), &"--skeleton", &asset("biped.skl")]);
     stdout(&good);
-    assert!(stderr(&good).contains("checked 20 files: 0 errors"), "{}", stderr(&good));
+    assert!(stderr(&good).contains("checked 21 files: 0 errors"), "{}", stderr(&good));
 
     // A walk whose second track lost its keys, and junk beside it.
     let mut walk = Animation::from_bytes(&std::fs::read(asset("biped_walk_4002.ani")).unwrap()).unwrap();
@@ -282,7 +282,7 @@ fn a_character_is_checked_with_the_links_between_its_files() {
     let root = dir.path();
     let clean = io3d(&[&"check", &root]);
     assert!(clean.status.success(), "{}{}", String::from_utf8_lossy(&clean.stdout), stderr(&clean));
-    assert!(stderr(&clean).contains("checked 7 files: 0 errors, 0 warnings"), "{}", stderr(&clean));
+    assert!(stderr(&clean).contains("checked 9 files: 0 errors, 0 warnings"), "{}", stderr(&clean));
 
     // Break one link of each kind.
     std::fs::remove_file(root.join("Material/sword.txt")).unwrap();
@@ -320,6 +320,43 @@ fn a_character_is_checked_with_the_links_between_its_files() {
     assert!(bone["message"].as_str().unwrap().contains("'Bip01 L Claw'"), "{bone}");
 }
 
+/// Textures go through `info` and `check`, and a folder's meshes are
+/// paired with their scripts as the client pairs them, before any config
+/// names them.
+#[test]
+fn textures_and_the_scripts_of_a_folders_meshes_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    common::resource_folder(dir.path());
+    let root = dir.path();
+    let full = root.join("Texture/arm.dds");
+    let info = stdout(&io3d(&[&"info", &full]));
+    for said in
+        ["texture", "DXT1 (BC1", "4 x 4", "mip levels  3 of 3 (4 x 4 down to 1 x 1)", "uses the file's mip chain"]
+    {
+        assert!(info.contains(said), "'{said}' not in {info}");
+    }
+    let mut partial = bevy_io3d::format::Dds::from_bytes(&common::texture()).unwrap();
+    partial.levels.truncate(1);
+    let partial_path = root.join("Texture/partial.dds");
+    std::fs::write(&partial_path, partial.to_bytes()).unwrap();
+    assert!(stdout(&io3d(&[&"info", &partial_path])).contains("builds the other 2 mip levels"));
+    // An add-on export whose meshes and scripts do not match.
+    std::fs::copy(root.join("Mesh/sword.msh"), root.join("Mesh/shovel_knight_body.msh")).unwrap();
+    std::fs::copy(root.join("Material/sword.txt"), root.join("Material/patriot_body.txt")).unwrap();
+    std::fs::write(root.join("Texture/broken.dds"), b"DDS stand-in").unwrap();
+    let checked = io3d(&[&"check", &root]);
+    let text = String::from_utf8_lossy(&checked.stdout);
+    assert_eq!(checked.status.code(), Some(1));
+    for said in [
+        "shovel_knight_body.msh: error [no-material-script] at byte 0: no material script 'shovel_knight_body.txt'",
+        "patriot_body.txt: warning [unused-script] at byte 0: no mesh 'patriot_body.msh'",
+        "partial.dds: info [partial-mip-chain] at byte 28: holds 1 of 3 mip levels",
+        "broken.dds: error [unreadable]",
+    ] {
+        assert!(text.contains(said), "'{said}' not in {text}");
+    }
+}
+
 #[test]
 fn the_text_lint_groups_runs_of_keys_and_counts_rules() {
     let dir = tempfile::tempdir().unwrap();
@@ -327,16 +364,21 @@ fn the_text_lint_groups_runs_of_keys_and_counts_rules() {
     for key in &mut walk.tracks[2].keys[3..9] {
         key.rotation *= 2.0;
     }
+    // The same keys of five more tracks: one line for all.
+    for track in &mut walk.tracks[10..15] {
+        track.keys[3..9].iter_mut().for_each(|key| key.rotation *= 2.0);
+    }
     let path = dir.path().join("long.ani");
     std::fs::write(&path, walk.to_bytes().unwrap()).unwrap();
     let checked = io3d(&[&"check", &path]);
     let text = stdout(&checked);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 1, "{text}");
+    assert!(lines[0].contains("[not-unit] on 6 tracks (36 findings at bytes"), "{text}");
     assert!(lines[0].contains("keys 3 to 8 (6 keys; key 3: rotation has length 2.0000, far from 1)"), "{text}");
-    assert!(stderr(&checked).contains("by rule: not-unit 6"), "{}", stderr(&checked));
+    assert!(stderr(&checked).contains("by rule: not-unit 36"), "{}", stderr(&checked));
     let json: serde_json::Value = serde_json::from_str(&stdout(&io3d(&[&"check", &path, &"--json"]))).unwrap();
-    assert_eq!(json.as_array().unwrap().len(), 6, "--json keeps every finding");
+    assert_eq!(json.as_array().unwrap().len(), 36, "--json keeps every finding");
 }
 
 #[test]

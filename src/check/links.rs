@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{Finding, LineStarts, Severity, line_of};
 use crate::format::Mesh;
 use crate::format::msh::submesh_offset;
-use crate::resource::{Character, CharacterMesh, Link, ResourceKind};
+use crate::resource::{Character, CharacterMesh, Link, ResourceFolder, ResourceKind};
 
 /// What checking a character's links finds, and the files it names.
 #[derive(Debug, Clone, Default)]
@@ -188,4 +188,35 @@ impl LinkCheck<'_> {
             }
         }
     }
+}
+
+/// Checks a resource folder's meshes against its material scripts, as the
+/// client pairs them (`<mesh name>.txt`, without case), before any model
+/// config names them: a mesh without its script is not loaded, and a
+/// script no mesh is named after is never used.
+pub fn check_mesh_scripts(folder: &ResourceFolder) -> Vec<(PathBuf, Finding)> {
+    let with_extension = |kind, extension: &str| -> Vec<PathBuf> {
+        let files = folder.files(kind).into_iter();
+        files.filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(extension))).collect()
+    };
+    let stem = |path: &Path| path.file_stem().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let (meshes, scripts) = (with_extension(ResourceKind::Mesh, "msh"), with_extension(ResourceKind::Material, "txt"));
+    let mut out = Vec::new();
+    for mesh in &meshes {
+        if !scripts.iter().any(|script| stem(script) == stem(mesh)) {
+            let message = format!(
+                "no material script '{}.txt' in the material folder: the client does not load this mesh",
+                stem(mesh)
+            );
+            out.push((mesh.clone(), Finding::new(Severity::Error, "no-material-script", 0, message)));
+        }
+    }
+    for script in &scripts {
+        if !meshes.iter().any(|mesh| stem(mesh) == stem(script)) {
+            let message =
+                format!("no mesh '{}.msh' in the mesh folder: the client never uses this script", stem(script));
+            out.push((script.clone(), Finding::new(Severity::Warning, "unused-script", 0, message)));
+        }
+    }
+    out
 }

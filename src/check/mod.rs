@@ -2,13 +2,15 @@
 //! the game, each finding with its byte offset and a one-line reason.
 
 mod ani;
+mod dds;
 mod links;
 mod material;
 mod msh;
 mod skl;
 
 pub use ani::check_ani;
-pub use links::{CharacterCheck, check_character};
+pub use dds::check_dds;
+pub use links::{CharacterCheck, check_character, check_mesh_scripts};
 pub use material::check_material;
 pub use msh::{check_cms, check_mesh_bones, check_msh};
 pub use skl::check_skl;
@@ -93,15 +95,22 @@ impl Finding {
 }
 
 /// Findings as people read them: runs of one rule on consecutive items of
-/// one part (keys 4 to 8 of a track) become one line. Findings keep their
-/// order of first appearance.
+/// one part (keys 4 to 8 of a track) become one line, and a rule met on
+/// items of many parts (the last key of every track) becomes one line
+/// that counts them and shows the first. Lines keep the order in which
+/// their first finding appears.
 pub fn group(findings: &[Finding]) -> Vec<Grouped<'_>> {
+    spread_over_parts(runs(findings))
+}
+
+/// Runs of one rule on consecutive items of one part.
+fn runs(findings: &[Finding]) -> Vec<Grouped<'_>> {
     let mut groups: Vec<Grouped<'_>> = Vec::new();
     // The open run of each rule and part: where it is in `groups`.
     let mut open: std::collections::HashMap<(&str, Severity, &str, &str), usize> = std::collections::HashMap::new();
     for finding in findings {
         let Some(item) = &finding.item else {
-            groups.push(Grouped { first: finding, last: None, count: 1 });
+            groups.push(Grouped::one(finding));
             continue;
         };
         let key = (finding.rule, finding.severity, item.within.as_str(), item.unit);
@@ -111,49 +120,132 @@ pub fn group(findings: &[Finding]) -> Vec<Grouped<'_>> {
             if last.item.as_ref().is_some_and(|l| l.index + 1 == item.index) {
                 group.last = Some(finding);
                 group.count += 1;
+                group.bytes.1 = group.bytes.1.max(finding.offset);
                 continue;
             }
         }
         open.insert(key, groups.len());
-        groups.push(Grouped { first: finding, last: None, count: 1 });
+        groups.push(Grouped::one(finding));
     }
     groups
 }
 
-/// A run of findings of one rule on consecutive items, or one finding.
+/// Folds the runs of one rule on items of one kind of part (tracks, say)
+/// into the first, where they meet more than one part.
+fn spread_over_parts(runs: Vec<Grouped<'_>>) -> Vec<Grouped<'_>> {
+    // How many parts each rule meets (runs come in file order, a part's
+    // together).
+    let mut parts = std::collections::HashMap::new();
+    for run in &runs {
+        if let Some(k) = key(run) {
+            let (count, last) = parts.entry(k).or_insert((0, ""));
+            if part(run) != *last {
+                (*count, *last) = (*count + 1, part(run));
+            }
+        }
+    }
+    let mut lines: Vec<Grouped<'_>> = Vec::new();
+    let mut line_of = std::collections::HashMap::new();
+    for run in runs {
+        let Some(k) = key(&run).filter(|k| parts[k].0 > 1) else {
+            lines.push(run);
+            continue;
+        };
+        let Some(&line) = line_of.get(&k) else {
+            line_of.insert(k, lines.len());
+            let spread = Spread { parts: parts[&k].0, findings: run.count, bytes: run.bytes };
+            lines.push(Grouped { spread: Some(spread), ..run });
+            continue;
+        };
+        if let Some(spread) = &mut lines[line].spread {
+            spread.findings += run.count;
+            spread.bytes = (spread.bytes.0.min(run.bytes.0), spread.bytes.1.max(run.bytes.1));
+        }
+    }
+    lines
+}
+
+/// What runs must share to be one line: rule, severity, unit and the kind
+/// of part they are on.
+type SpreadKey<'a> = (&'static str, Severity, &'static str, &'a str);
+
+fn key<'a>(group: &Grouped<'a>) -> Option<SpreadKey<'a>> {
+    let item = group.first.item.as_ref().filter(|i| !i.within.is_empty())?;
+    Some((group.first.rule, group.first.severity, item.unit, part_kind(&item.within)))
+}
+
+/// The part a run is on ("" for none).
+fn part<'a>(group: &Grouped<'a>) -> &'a str {
+    group.first.item.as_ref().map_or("", |i| i.within.as_str())
+}
+
+/// The first word of a part's name ("track" of "track 3 'Bip01'").
+fn part_kind(within: &str) -> &str {
+    within.split_whitespace().next().unwrap_or(within)
+}
+
+/// A line of findings: one finding, a run of one rule on consecutive items,
+/// or such runs on many parts.
 #[derive(Debug, Clone, Copy)]
 pub struct Grouped<'a> {
-    /// The first finding of the run.
+    /// The first finding of the (first) run.
     pub first: &'a Finding,
-    /// The last, when the run has more than one.
+    /// The last of the first run, when it has more than one.
     pub last: Option<&'a Finding>,
-    /// How many findings it stands for.
+    /// How many findings the first run stands for.
     pub count: usize,
+    /// The first and last byte offset of the first run.
+    pub bytes: (usize, usize),
+    /// The same rule on items of other parts, when there are any.
+    pub spread: Option<Spread>,
+}
+
+/// A rule met on items of many parts of one kind.
+#[derive(Debug, Clone, Copy)]
+pub struct Spread {
+    /// How many parts.
+    pub parts: usize,
+    /// How many findings in all.
+    pub findings: usize,
+    /// The lowest and highest byte offset.
+    pub bytes: (usize, usize),
+}
+
+impl<'a> Grouped<'a> {
+    fn one(finding: &'a Finding) -> Self {
+        Self { first: finding, last: None, count: 1, bytes: (finding.offset, finding.offset), spread: None }
+    }
+
+    /// Where and what: the part, the item or run of items, and the reason.
+    fn place_and_detail(&self) -> String {
+        let (Some(item), Some(last_item)) = (&self.first.item, self.last.and_then(|l| l.item.as_ref())) else {
+            return self.first.message.clone();
+        };
+        let within = if item.within.is_empty() { String::new() } else { format!("{}, ", item.within) };
+        let units = plural(item.unit);
+        let (first, last, count) = (item.index, last_item.index, self.count);
+        format!("{within}{units} {first} to {last} ({count} {units}; {} {first}: {})", item.unit, item.detail)
+    }
 }
 
 impl fmt::Display for Grouped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (Some(last), Some(item), Some(last_item)) =
-            (self.last, &self.first.item, self.last.and_then(|l| l.item.as_ref()))
-        else {
-            return self.first.fmt(f);
+        let (severity, rule) = (self.first.severity, self.first.rule);
+        let bytes = |(from, to): (usize, usize)| {
+            if from == to { format!("byte {from}") } else { format!("bytes {from} to {to}") }
         };
-        let within = if item.within.is_empty() { String::new() } else { format!("{}, ", item.within) };
-        let units = plural(item.unit);
-        write!(
-            f,
-            "{} [{}] at bytes {} to {}: {within}{units} {} to {} ({} {units}; {} {}: {})",
-            self.first.severity,
-            self.first.rule,
-            self.first.offset,
-            last.offset,
-            item.index,
-            last_item.index,
-            self.count,
-            item.unit,
-            item.index,
-            item.detail
-        )
+        match (self.spread, &self.first.item) {
+            (Some(spread), Some(item)) => write!(
+                f,
+                "{severity} [{rule}] on {} {}s ({} findings at {}); the first: {}",
+                spread.parts,
+                part_kind(&item.within),
+                spread.findings,
+                bytes(spread.bytes),
+                self.place_and_detail()
+            ),
+            _ => write!(f, "{severity} [{rule}] at {}: {}", bytes(self.bytes), self.place_and_detail()),
+        }
     }
 }
 
@@ -242,6 +334,26 @@ const UNIT_TOLERANCE: f32 = 0.01;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_met_on_many_parts_is_one_line() {
+        let on = |track: usize, k: usize, rule| {
+            let within = format!("track {track} 'Bone{track}'");
+            Finding::on_item(Severity::Warning, rule, 1000 * track + k, (&within, "key", k), "outside")
+        };
+        let mut findings: Vec<Finding> = (0..52).map(|t| on(t, 20 + t % 2, "key-outside")).collect();
+        findings.extend((0..16).flat_map(|t| (4..=8).map(move |k| on(t, k, "not-unit"))));
+        findings.push(Finding::new(Severity::Info, "no-events", 0, "no events"));
+        let lines: Vec<String> = group(&findings).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "warning [key-outside] on 52 tracks (52 findings at bytes 20 to 51021); the first: track 0 'Bone0', key 20: outside",
+                "warning [not-unit] on 16 tracks (80 findings at bytes 4 to 15008); the first: track 0 'Bone0', keys 4 to 8 (5 keys; key 4: outside)",
+                "info [no-events] at byte 0: no events",
+            ]
+        );
+    }
 
     #[test]
     fn runs_on_consecutive_items_become_one_line() {

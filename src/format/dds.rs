@@ -191,7 +191,25 @@ impl Dds {
     /// Whether the file holds every level down to 1 x 1. The client builds
     /// the missing ones itself.
     pub fn has_full_chain(&self) -> bool {
-        self.levels.len() as u32 == 32 - self.width.max(self.height).leading_zeros()
+        self.levels.len() == self.full_chain_len()
+    }
+
+    /// How many levels a full chain of this size has (down to 1 x 1).
+    pub fn full_chain_len(&self) -> usize {
+        (32 - self.width.max(self.height).leading_zeros()) as usize
+    }
+
+    /// The format's name, with the block format GPUs know it by.
+    pub fn format_name(&self) -> String {
+        match self.format {
+            DdsFormat::Dxt1 => "DXT1 (BC1: 8 bytes a 4 x 4 block, 1-bit alpha)".into(),
+            DdsFormat::Dxt3 => "DXT3 (BC2: 16 bytes a 4 x 4 block, explicit alpha)".into(),
+            DdsFormat::Dxt5 => "DXT5 (BC3: 16 bytes a 4 x 4 block, interpolated alpha)".into(),
+            DdsFormat::Masked { bits, masks } => {
+                let alpha = if masks[3] == 0 { "no alpha" } else { "with alpha" };
+                format!("uncompressed, {bits} bits a pixel, {alpha} (masks {masks:x?})")
+            }
+        }
     }
 
     /// A level as 8-bit RGBA pixels, rows top to bottom. DXT1's

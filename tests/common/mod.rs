@@ -110,6 +110,12 @@ pub fn material_script(texture: &str) -> String {
 /// as unpacked on Windows), holding the Biped, its walk, an arm and a sword
 /// with their scripts and textures, and `model/animodel/hero.txt` naming
 /// them. Returns the config's path.
+/// A 4 x 4 DXT1 texture with its whole mip chain (4, 2 and 1 pixels).
+pub fn texture() -> Vec<u8> {
+    let format = bevy_io3d::format::DdsFormat::Dxt1;
+    bevy_io3d::format::Dds { width: 4, height: 4, format, levels: vec![vec![0x55; 8]; 3] }.to_bytes()
+}
+
 pub fn resource_folder(root: &Path) -> PathBuf {
     let skeleton = biped();
     let dirs = ["Skeleton", "Animation", "Mesh", "Material", "Texture", "Model/AniModel"];
@@ -122,8 +128,8 @@ pub fn resource_folder(root: &Path) -> PathBuf {
     std::fs::write(root.join("Mesh/sword.msh"), sword(&skeleton).to_bytes().unwrap()).unwrap();
     std::fs::write(root.join("Material/arm.txt"), material_script("arm.dds")).unwrap();
     std::fs::write(root.join("Material/sword.txt"), material_script("Sword.DDS")).unwrap();
-    std::fs::write(root.join("Texture/arm.dds"), b"DDS stand-in").unwrap();
-    std::fs::write(root.join("Texture/sword.dds"), b"DDS stand-in").unwrap();
+    std::fs::write(root.join("Texture/arm.dds"), texture()).unwrap();
+    std::fs::write(root.join("Texture/sword.dds"), texture()).unwrap();
     let config = root.join("Model/AniModel/hero.txt");
     std::fs::write(
         &config,

@@ -7,10 +7,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use bevy_io3d::check::{
-    Finding, Severity, check_ani, check_character, check_cms, check_material, check_msh, check_skl, group, unreadable,
+    Finding, Severity, check_ani, check_character, check_cms, check_dds, check_material, check_mesh_scripts, check_msh,
+    check_skl, group, unreadable,
 };
 use bevy_io3d::format::{ModelConfig, Skeleton};
-use bevy_io3d::resource::{Character, ResourceKind, text_kind};
+use bevy_io3d::resource::{Character, ResourceFolder, ResourceKind, text_kind};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -147,7 +148,8 @@ fn sorted_unique(findings: Vec<FileFinding>) -> Vec<FileFinding> {
     unique
 }
 
-/// One line a finding, with runs on consecutive items of a file as one.
+/// The findings as [`group`] lines: runs on consecutive items, and a rule
+/// met on many parts of a file, each as one line.
 fn print_grouped(findings: &[FileFinding]) {
     for file in findings.chunk_by(|a, b| a.file == b.file) {
         let of_file: Vec<Finding> = file.iter().map(|f| f.finding.clone()).collect();
@@ -169,13 +171,21 @@ fn rule_counts(findings: &[FileFinding]) -> String {
 }
 
 /// The files named, with folders searched for the kinds the lint knows; a
-/// folder that cannot be searched is a finding, and the search goes on.
+/// folder that cannot be searched is a finding, and the search goes on. A
+/// folder in (or holding) a resource folder also has its meshes paired
+/// with their material scripts.
 fn collect(paths: &[PathBuf]) -> (Vec<Target>, Vec<FileFinding>) {
     let (mut targets, mut unsearchable) = (Vec::new(), Vec::new());
+    let mut resource_folders = Vec::new();
     for path in paths {
         if !path.is_dir() {
             targets.push(Target { path: path.clone(), named: true });
             continue;
+        }
+        if let Some(folder) = ResourceFolder::around(path).or_else(|| resource_below(path))
+            && !resource_folders.contains(&folder)
+        {
+            resource_folders.push(folder);
         }
         for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
             match entry {
@@ -190,11 +200,25 @@ fn collect(paths: &[PathBuf]) -> (Vec<Target>, Vec<FileFinding>) {
             }
         }
     }
+    for folder in &resource_folders {
+        let paired = check_mesh_scripts(folder).into_iter();
+        unsearchable.extend(paired.map(|(file, finding)| FileFinding { file, finding }));
+    }
     (targets, unsearchable)
 }
 
+/// The folder `resource` right below `path`, in any case.
+fn resource_below(path: &Path) -> Option<ResourceFolder> {
+    let folder = std::fs::read_dir(path)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.is_dir() && p.file_name().is_some_and(|n| n.eq_ignore_ascii_case("resource")))?;
+    Some(ResourceFolder::new(folder))
+}
+
 fn is_checked(path: &Path) -> bool {
-    ["ani", "skl", "msh", "cms", "txt"].iter().any(|ext| has_extension(path, ext))
+    ["ani", "skl", "msh", "cms", "dds", "txt"].iter().any(|ext| has_extension(path, ext))
 }
 
 /// A target's findings, and the files it asks to lint: itself (against
@@ -235,6 +259,7 @@ fn lint_file(path: &Path, skeleton: Option<&Skeleton>, named: bool) -> Vec<FileF
         Some(b"SKL\0") => in_file(check_skl(&bytes)),
         Some(b"MSH\0") => in_file(check_msh(&bytes, skeleton)),
         Some(b"CMS\0") => in_file(check_cms(&bytes)),
+        Some(b"DDS ") => in_file(check_dds(&bytes)),
         _ if has_extension(path, "txt") => match text_kind(path, &bytes) {
             Some(ResourceKind::Material) => in_file(check_material(&bytes)),
             Some(_) => match ModelConfig::parse(&bytes) {
@@ -250,6 +275,7 @@ fn lint_file(path: &Path, skeleton: Option<&Skeleton>, named: bool) -> Vec<FileF
         _ if has_extension(path, "msh") => in_file(check_msh(&bytes, skeleton)),
         _ if has_extension(path, "cms") => in_file(check_cms(&bytes)),
         _ if has_extension(path, "skl") => in_file(check_skl(&bytes)),
+        _ if has_extension(path, "dds") => in_file(check_dds(&bytes)),
         _ => in_file(check_ani(&bytes, skeleton)),
     }
 }

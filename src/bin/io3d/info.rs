@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use bevy_io3d::format::ant::sidecar_name;
 use bevy_io3d::format::msh::{VertexArray, VertexMask};
-use bevy_io3d::format::{Animation, Collision, EventKind, EventSidecar, MaterialScript, Mesh, ModelConfig, Skeleton};
+use bevy_io3d::format::{
+    Animation, Collision, Dds, EventKind, EventSidecar, MaterialScript, Mesh, ModelConfig, Skeleton,
+};
 use bevy_io3d::gltf::{self, GltfDocument, SourceAnimation};
 use bevy_io3d::json::Document;
 use bevy_io3d::resource::find_without_case;
@@ -36,6 +38,7 @@ pub fn run(files: &[std::path::PathBuf]) -> Result<ExitCode> {
             Ok(Loaded::Document(Document::Cms(c))) => print_cms(path, &c, size),
             Ok(Loaded::Document(Document::Material(m))) => print_material(path, &m),
             Ok(Loaded::Config(c)) => print_config(path, &c),
+            Ok(Loaded::Texture(t)) => print_dds(path, &t, size),
             Err(error) => {
                 eprintln!("io3d: {error:#}");
                 failed = true;
@@ -206,6 +209,24 @@ fn print_cms(path: &Path, c: &Collision, size: u64) {
     println!("  vertices    {}", c.positions.len());
     println!("  faces       {}", c.indices.len() / 3);
     println!("  size        {size} bytes");
+}
+
+/// A texture's format, size and mip chain, and what the client's loader
+/// makes of it.
+fn print_dds(path: &Path, dds: &Dds, size: u64) {
+    let (stored, full) = (dds.levels.len(), dds.full_chain_len());
+    let (last_w, last_h) = dds.level_size(stored.saturating_sub(1));
+    println!("{}: texture", path.display());
+    println!("  format      {}", dds.format_name());
+    println!("  size        {} x {}", dds.width, dds.height);
+    println!("  mip levels  {stored} of {full} ({} x {} down to {last_w} x {last_h})", dds.width, dds.height);
+    println!("  file        {size} bytes");
+    let chain = if stored < full {
+        format!("builds the other {} mip levels from the first", full - stored)
+    } else {
+        "uses the file's mip chain as it is".into()
+    };
+    println!("  the client  {chain}");
 }
 
 fn print_material(path: &Path, script: &MaterialScript) {

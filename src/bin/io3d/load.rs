@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use bevy_io3d::format::{Animation, Collision, MaterialScript, Mesh, ModelConfig, Skeleton};
+use bevy_io3d::format::{Animation, Collision, Dds, MaterialScript, Mesh, ModelConfig, Skeleton};
 use bevy_io3d::json::{self, Document};
 use bevy_io3d::resource::{ResourceKind, text_kind};
 
@@ -14,6 +14,8 @@ pub enum Loaded {
     Document(Document),
     /// A model config.
     Config(ModelConfig),
+    /// A `.dds` texture.
+    Texture(Dds),
 }
 
 /// Reads a file's bytes, naming the file on failure.
@@ -28,6 +30,7 @@ pub fn any(path: &Path) -> Result<Loaded> {
     let bytes = bytes(path)?;
     let context = || path.display().to_string();
     let document = match bytes.get(..4) {
+        Some(b"DDS ") => return Ok(Loaded::Texture(Dds::from_bytes(&bytes).with_context(context)?)),
         Some(b"ANI\0") => Document::Ani(Animation::from_bytes(&bytes).with_context(context)?),
         Some(b"SKL\0") => Document::Skl(Skeleton::from_bytes(&bytes).with_context(context)?),
         Some(b"MSH\0") => Document::Msh(Box::new(Mesh::from_bytes(&bytes).with_context(context)?)),
@@ -45,7 +48,7 @@ pub fn any(path: &Path) -> Result<Loaded> {
             ),
         },
         _ => bail!(
-            "{}: not an .ani, .skl, .msh, .cms, model config or material script .txt, or JSON dump (it starts with {:02x?})",
+            "{}: not an .ani, .skl, .msh, .cms, .dds, model config or material script .txt, or JSON dump (it starts with {:02x?})",
             context(),
             &bytes[..bytes.len().min(4)]
         ),
@@ -58,6 +61,9 @@ pub fn document(path: &Path) -> Result<Document> {
     match any(path)? {
         Loaded::Document(document) => Ok(document),
         Loaded::Config(_) => bail!("{}: a model config; this command takes the files it names", path.display()),
+        Loaded::Texture(_) => {
+            bail!("{}: a texture; this command takes animations, skeletons and meshes", path.display())
+        }
     }
 }
 

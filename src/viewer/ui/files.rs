@@ -9,7 +9,7 @@ use bevy_egui::{EguiContexts, egui};
 use egui_file::FileDialog;
 
 use super::{FreeSpace, edit, in_free_space, motion, side_size};
-use crate::check::Severity;
+use crate::check::{Severity, group};
 use crate::plugin::{AniBinding, AniPlayer};
 use crate::viewer::requests::FileRequest;
 use crate::viewer::stage::ViewedRig;
@@ -211,8 +211,11 @@ fn mesh_facts(ui: &mut egui::Ui, workspace: &Workspace, stores: &Stores) {
     });
 }
 
+/// The lint's findings as `io3d check` prints them: one line a run or a
+/// rule met on many tracks.
 fn findings(ui: &mut egui::Ui, open: &OpenAnimation, binding: &AniBinding) {
-    let count = open.findings.len()
+    let lines = group(&open.findings);
+    let count = lines.len()
         + usize::from(!binding.unbound_tracks.is_empty())
         + usize::from(!binding.bones_without_track.is_empty());
     egui::CollapsingHeader::new(format!("Findings ({count})")).default_open(true).show(ui, |ui| {
@@ -228,13 +231,8 @@ fn findings(ui: &mut egui::Ui, open: &OpenAnimation, binding: &AniBinding) {
                 format!("Bones without a track: {}", binding.bones_without_track.join(", ")),
             );
         }
-        for finding in &open.findings {
-            ui.colored_label(
-                severity_color(finding.severity),
-                format!("{} [{}] byte {}", finding.severity, finding.rule, finding.offset),
-            )
-            .on_hover_text(&finding.message);
-            ui.label(&finding.message);
+        for line in &lines {
+            ui.colored_label(severity_color(line.first.severity), line.to_string());
         }
         if count == 0 {
             ui.label("Nothing found.");
