@@ -38,7 +38,7 @@ pub fn bones_panel(
                 return;
             };
             let tree_height = (ui.available_height() * 0.55).max(120.0);
-            egui::ScrollArea::vertical().max_height(tree_height).show(ui, |ui| bone_tree(ui, &rig, &mut view.selected));
+            egui::ScrollArea::both().max_height(tree_height).show(ui, |ui| bone_tree(ui, &rig, &mut view.selected));
             ui.separator();
             if let (Some(name), Some(open)) = (view.selected.clone(), workspace.current()) {
                 let clip = stores.clips.get(&open.handle).map(|c| &c.clip);

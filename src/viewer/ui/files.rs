@@ -45,7 +45,9 @@ pub fn files_panel(
         let (width, most) = (side_size(&ctx, true, 300.0), side_size(&ctx, true, 600.0));
         egui::Panel::left("files").default_size(width).max_size(most).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                ui.horizontal(|ui| {
+                // Everything wraps to the panel's width: at 1280 x 720 it
+                // is about 200 points.
+                ui.horizontal_wrapped(|ui| {
                     ui.heading("Animations");
                     if ui.button("Open…").on_hover_text("Open .ani, .skl or a model config .txt").clicked() {
                         let mut browser = FileDialog::open_file().title("Open a file");
@@ -160,7 +162,7 @@ fn facts(ui: &mut egui::Ui, open: &OpenAnimation) {
         ];
         for (name, value) in rows {
             ui.label(name);
-            ui.label(value);
+            ui.add(egui::Label::new(value).wrap());
             ui.end_row();
         }
     });

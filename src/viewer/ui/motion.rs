@@ -23,7 +23,7 @@ pub fn root_motion(ui: &mut egui::Ui, open: &OpenAnimation, time_ms: f32) {
             ui.label(format!("{:.1} units/s", path.average_speed()));
             ui.end_row();
             ui.label("last − first key");
-            ui.label(vec3_text(path.key_offset));
+            ui.add(egui::Label::new(vec3_text(path.key_offset)).wrap());
             ui.end_row();
         });
         let series = |axis: usize| -> Vec<[f64; 2]> {
