@@ -384,7 +384,7 @@ fn root_motion_adds_up_to_the_walk_and_in_place_holds_the_root() {
 /// clip: holding in place and the distance this loop work as they do for
 /// a clip started through `clip`.
 #[test]
-fn in_place_and_the_distance_follow_a_loop_started_by_a_call() {
+fn every_feature_works_on_a_loop_started_by_a_call() {
     use bevy_io3d::anim::Loop;
     let dir = asset_dir();
     let mut app = app(dir.path());
@@ -407,6 +407,16 @@ fn in_place_and_the_distance_follow_a_loop_started_by_a_call() {
     assert!(seen[2..].windows(2).all(|w| w[0] == w[1]), "the root stays in place: {seen:?}");
     let motion = *app.world().get::<RootMotion>(rig).unwrap();
     assert!(motion.distance_this_loop > 30.0, "the distance is measured: {motion:?}");
+    assert!(motion.delta.length() > 0.5, "root motion is reported: {motion:?}");
+    // Seek and events, as on a transport's clip.
+    seek(&mut app, rig, 200.0);
+    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 200.0, "a seek reaches a clip started by a call");
+    app.world_mut().resource_mut::<Fired>().0.clear();
+    for _ in 0..10 {
+        app.update();
+    }
+    let fired = &app.world().resource::<Fired>().0;
+    assert_eq!(fired.iter().map(|e| e.time_ms).collect::<Vec<_>>(), [250.0], "the footstep at 250 ms fires: {fired:?}");
 }
 
 /// What a clip keeps is a load setting: Bevy's own clip by default, none
