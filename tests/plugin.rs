@@ -18,23 +18,16 @@ use bevy_io3d::plugin::{
     RigBones, RootMotion, SklRig, SklSkeleton,
 };
 
+mod common;
+
 const STEP_MS: u64 = 10;
 
 /// A folder holding copies of the bundled samples (the character's
 /// `resource` folders too), served as the asset root.
 fn asset_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets"), dir.path());
+    common::copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets"), dir.path());
     dir
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() { copy_tree(&path, &target) } else { std::fs::copy(&path, target).map(drop).unwrap() }
-    }
 }
 
 fn app(dir: &Path) -> App {
@@ -838,6 +831,32 @@ fn a_mixed_case_resource_folder_loads_through_the_asset_server() {
     run_until(&mut app, "the character's meshes, found without case", |app| parts(app) == 2);
     let mut players = app.world_mut().query::<&AniPlayer>();
     assert!(players.iter(app.world()).next().is_some_and(|p| p.clip.is_some()), "its first clip");
+}
+
+/// A model config with no skeleton (a map, a prop) is drawn all the same:
+/// its meshes on the character's entity, a skinned one at its bind pose
+/// (every joint the entity itself), and no player.
+#[cfg(feature = "characters")]
+#[test]
+fn a_static_model_is_drawn_without_a_rig() {
+    use bevy::mesh::skinning::SkinnedMesh;
+    use bevy_io3d::plugin::character::{Io3dCharacter, MeshPart};
+    let dir = asset_dir();
+    let statue = dir.path().join("resource/model/staticmodel/statue.txt");
+    std::fs::create_dir_all(statue.parent().unwrap()).unwrap();
+    std::fs::write(&statue, "#MODEL_CFG\n#MESH_LIST\nbiped_body\nbiped_sword\n#MESH_LIST_END\n#MODEL_END\n").unwrap();
+    let mut app = character_app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let character =
+        app.world_mut().spawn(Io3dCharacter::new(server.load("resource/model/staticmodel/statue.txt"))).id();
+    let parts = |app: &mut App| app.world_mut().query::<&MeshPart>().iter(app.world()).count();
+    run_until(&mut app, "the statue's meshes", |app| parts(app) == 2);
+    let mut skins = app.world_mut().query::<(&SkinnedMesh, &ChildOf)>();
+    for (skin, parent) in skins.iter(app.world()) {
+        assert_eq!(parent.parent(), character);
+        assert!(skin.joints.iter().all(|&joint| joint == character), "at bind pose on the entity");
+    }
+    assert!(app.world().get::<AniPlayer>(character).is_none(), "nothing to play");
 }
 
 /// A config's animations load with it by default; a game whose configs

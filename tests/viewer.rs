@@ -153,6 +153,25 @@ fn the_bundled_character_is_drawn_textured_and_walks() {
     assert!(differing > 3000, "0 ms and 500 ms differ in only {differing} bytes");
 }
 
+/// A model config with no skeleton (a map, a prop, a weapon on a stand)
+/// and a mesh opened alone are drawn with their scripts' textures, skinned
+/// meshes at their bind pose, framed; their captures settle.
+#[test]
+fn a_static_model_and_a_lone_mesh_are_drawn_without_a_skeleton() {
+    let dir = tempfile::tempdir().unwrap();
+    let resource = dir.path().join("resource");
+    common::copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource"), &resource);
+    let statue = resource.join("model/staticmodel/statue.txt");
+    std::fs::create_dir_all(statue.parent().unwrap()).unwrap();
+    std::fs::write(&statue, "#MODEL_CFG\n#MESH_LIST\nbiped_body\n#MESH_LIST_END\n#MODEL_END\n").unwrap();
+    for (what, file) in [("static model", statue), ("lone mesh", resource.join("mesh/biped_body.msh"))] {
+        let png = dir.path().join("static.png");
+        assert_success(&viewer(&[&file, &"--screenshot", &png, &"--size", &"960x600"]));
+        let (blue, yellow) = Picture::read(&png).shirt_pixels();
+        assert!(blue > 400 && yellow > 400, "the {what}'s shirt shows {blue} blue and {yellow} yellow pixels");
+    }
+}
+
 /// At the smallest size the panels shrink and leave the stage over half
 /// of the window; `--panels none` leaves it all of it.
 #[test]

@@ -13,8 +13,10 @@ use clap::Parser;
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
-    /// Files to open: .ani, .skl, model config .txt, and .glb/.gltf (their
-    /// animations are imported onto the skeleton opened before them).
+    /// Files to open: .ani, .skl, .msh (with the script and textures the
+    /// game finds for it), model configs .txt (animated or static), and
+    /// .glb/.gltf (their animations are imported onto the skeleton opened
+    /// before them).
     files: Vec<PathBuf>,
     /// Render one frame, save it to this PNG and exit (offscreen, no
     /// window needed, unless --window).

@@ -24,6 +24,7 @@ use super::stage::ViewedRig;
 use super::view::{StageRect, StatusLine, ViewState};
 use super::workspace::Workspace;
 use crate::file::new_file_permissions;
+use crate::plugin::character::spawn::SpawnedParts;
 use crate::plugin::{AniBinding, AniPlayer, RigBones};
 
 /// Frames in a row with nothing compiling before a capture.
@@ -89,15 +90,22 @@ pub struct Picture<'w, 's> {
     view: Res<'w, ViewState>,
     stage: Res<'w, StageRect>,
     workspace: Res<'w, Workspace>,
-    rigs: Query<'w, 's, (&'static AniBinding, Has<RigBones>), With<ViewedRig>>,
+    rigs: Query<'w, 's, RigState, With<ViewedRig>>,
 }
+
+/// Whether the viewed rig is bound, has bones, and has its meshes drawn.
+type RigState = (&'static AniBinding, Has<RigBones>, Has<SpawnedParts>);
 
 impl Picture<'_, '_> {
     /// Nothing compiling, the rig posed by its clip (or a skeleton alone
-    /// standing at rest), and framed in the stage.
+    /// standing at rest, or a model with no skeleton drawn), and framed in
+    /// the stage.
     fn complete(&self) -> bool {
         let at_rest = self.workspace.animations.is_empty();
-        let posed = self.rigs.iter().any(|(binding, bones)| binding.is_bound() || (at_rest && bones));
+        let no_rig = self.workspace.shown_skeleton().is_none();
+        let posed = self.rigs.iter().any(|(binding, bones, drawn)| {
+            binding.is_bound() || (at_rest && bones) || (no_rig && (drawn || self.workspace.meshes.is_empty()))
+        });
         self.waiting.0.load(Ordering::Relaxed) == 0 && posed && !self.view.frame_requested && self.stage.0.is_some()
     }
 }

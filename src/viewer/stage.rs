@@ -45,7 +45,14 @@ type ShownRigs = Or<(With<ViewedRig>, With<ComparedRig>)>;
 
 /// What [`follow_workspace`] sets on a shown rig (meshes on the viewed
 /// one only).
-type ShownRig = (&'static mut SklRig, &'static mut AniPlayer, Option<&'static mut RigMeshes>, Has<ViewedRig>);
+type ShownRig = (
+    Entity,
+    Option<&'static mut SklRig>,
+    Option<&'static RigBones>,
+    &'static mut AniPlayer,
+    Option<&'static mut RigMeshes>,
+    Has<ViewedRig>,
+);
 
 /// How far beside the viewed rig the compared one stands.
 const COMPARE_OFFSET: Vec3 = Vec3::new(120.0, 0.0, 0.0);
@@ -101,11 +108,14 @@ pub fn spawn_stage(commands: &mut Commands, target: RenderTarget, workspace: &Wo
         },
         target,
     ));
-    let clip = workspace.current().map(|open| open.handle.clone()).unwrap_or_default();
+    let mut player = AniPlayer::default();
+    player.clip = workspace.current().map(|open| open.handle.clone());
     let meshes = RigMeshes(workspace.meshes.iter().map(|m| m.handle.clone()).collect());
-    commands
-        .spawn((ViewedRig, SklRig::new(workspace.rig_skeleton.clone()), AniPlayer::new(clip), meshes))
-        .observe(log_event);
+    let mut viewed = commands.spawn((ViewedRig, player, meshes));
+    if workspace.shown_skeleton().is_some() {
+        viewed.insert(SklRig::new(workspace.rig_skeleton.clone()));
+    }
+    viewed.observe(log_event);
     // A key light from the front left above, and a soft fill everywhere.
     commands.spawn((
         DirectionalLight { illuminance: 6000.0, ..DirectionalLight::default() },
@@ -133,11 +143,28 @@ fn log_event(event: On<AniEventFired>, mut log: ResMut<EventLog>) {
 /// Points the rigs at the current (and compared) animation and the
 /// skeleton when they change; the compared rig follows the viewed one's
 /// time.
-pub fn follow_workspace(workspace: Res<Workspace>, mut view: ResMut<ViewState>, mut rigs: Query<ShownRig, ShownRigs>) {
-    let time = rigs.iter().find(|(.., viewed)| *viewed).map(|(_, p, ..)| p.time_ms());
-    for (mut rig, mut player, meshes, viewed) in &mut rigs {
-        if rig.skeleton != workspace.rig_skeleton {
-            rig.skeleton = workspace.rig_skeleton.clone();
+pub fn follow_workspace(
+    mut commands: Commands,
+    workspace: Res<Workspace>,
+    mut view: ResMut<ViewState>,
+    mut rigs: Query<ShownRig, ShownRigs>,
+) {
+    let time = rigs.iter().find(|(.., viewed)| *viewed).map(|(_, _, _, p, ..)| p.time_ms());
+    for (entity, rig, bones, mut player, meshes, viewed) in &mut rigs {
+        // A model with no skeleton (a map, a prop) has no rig: its meshes
+        // are drawn as stored.
+        match (rig, workspace.shown_skeleton().is_some()) {
+            (Some(mut rig), true) if rig.skeleton != workspace.rig_skeleton => {
+                rig.skeleton = workspace.rig_skeleton.clone();
+            }
+            (Some(_), false) => {
+                bones.into_iter().flat_map(|b| &b.0).for_each(|&bone| commands.entity(bone).despawn());
+                commands.entity(entity).remove::<(SklRig, RigBones)>();
+            }
+            (None, true) => {
+                commands.entity(entity).insert(SklRig::new(workspace.rig_skeleton.clone()));
+            }
+            _ => {}
         }
         if let Some(mut meshes) = meshes {
             let shown = workspace.meshes.iter().map(|m| &m.handle);
@@ -229,8 +256,21 @@ pub fn draw_stage(
         .unwrap_or_default();
     let center = path.first().copied().unwrap_or(Vec3::ZERO);
     let flat = Quat::from_rotation_x(FRAC_PI_2);
-    gizmos.grid(Isometry3d::new(Vec3::new(center.x, 0.0, center.z), flat), UVec2::splat(40), Vec2::splat(25.0), GRID);
-    let Some(skeleton) = skeletons.get(&workspace.rig_skeleton) else { return };
+    let cell = grid_cell(cameras.iter().next().map_or(0.0, |(orbit, _)| orbit.distance));
+    gizmos.grid(Isometry3d::new(Vec3::new(center.x, 0.0, center.z), flat), UVec2::splat(40), Vec2::splat(cell), GRID);
+    if view.frame_requested {
+        // Meshes reach past the bones (the head above its joint), and a
+        // map or a prop has meshes only.
+        let corners: Vec<Vec3> = mesh_bounds
+            .iter()
+            .flat_map(|(aabb, at)| [at.transform_point(aabb.min().into()), at.transform_point(aabb.max().into())])
+            .collect();
+        let framed = points.iter().chain(&path).chain(&corners).copied();
+        view.frame_requested = !frame(&mut cameras, framed);
+    }
+    let Some(skeleton) = skeletons.get(&workspace.rig_skeleton).filter(|_| workspace.shown_skeleton().is_some()) else {
+        return;
+    };
     if points.len() != skeleton.rig.len() {
         return;
     }
@@ -252,22 +292,31 @@ pub fn draw_stage(
             gizmos.circle(Isometry3d::new(ground(points[root]), flat), 6.0, PATH);
         }
     }
-    if view.frame_requested {
-        for (mut orbit, projection) in &mut cameras {
-            let fov = match projection {
-                Projection::Perspective(p) => p.fov,
-                _ => 0.8,
-            };
-            // Meshes reach past the bones (the head above its joint).
-            let corners = mesh_bounds.iter().flat_map(|(aabb, at)| {
-                let (min, max) = (Vec3::from(aabb.min()), Vec3::from(aabb.max()));
-                [at.transform_point(min), at.transform_point(max)]
-            });
-            if orbit.frame(points.iter().copied().chain(path.iter().copied()).chain(corners), fov) {
-                view.frame_requested = false;
-            }
-        }
+}
+
+/// Frames `points` in every stage camera; whether it could (they have an
+/// extent).
+fn frame(
+    cameras: &mut Query<(&mut Orbit, &Projection), With<StageCamera>>,
+    points: impl Iterator<Item = Vec3>,
+) -> bool {
+    let points: Vec<Vec3> = points.collect();
+    let mut framed = false;
+    for (mut orbit, projection) in cameras {
+        let fov = match projection {
+            Projection::Perspective(p) => p.fov,
+            _ => 0.8,
+        };
+        framed |= orbit.frame(points.iter().copied(), fov);
     }
+    framed
+}
+
+/// The grid's cell, in units: 25 around a character, growing tenfold as
+/// the camera backs away tenfold (a map spans thousands of units).
+fn grid_cell(distance: f32) -> f32 {
+    let steps = (distance / 420.0).max(1.0).log10().floor();
+    25.0 * 10f32.powf(steps)
 }
 
 /// A point dropped onto the ground, just above it so that it shows over

@@ -157,3 +157,13 @@ pub fn output_within(mut command: std::process::Command, limit: std::time::Durat
     }
     Some(waiter.join().expect("the waiting thread"))
 }
+
+/// Copies a folder and everything in it.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() { copy_tree(&path, &target) } else { std::fs::copy(&path, target).map(drop).unwrap() }
+    }
+}

@@ -5,6 +5,7 @@ use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
 use bevy::camera::visibility::{DynamicSkinnedMeshBounds, Visibility};
 use bevy::ecs::prelude::*;
 use bevy::log::warn;
+use bevy::math::Mat4;
 use bevy::mesh::Mesh3d;
 use bevy::mesh::skinning::{SkinnedMesh, SkinnedMeshInverseBindposes};
 use bevy::pbr::MeshMaterial3d;
@@ -12,6 +13,7 @@ use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::anim::MeshBinding;
+use crate::format::msh::Weights;
 use crate::format::string::decode_text;
 use crate::plugin::assets::SklSkeleton;
 use crate::plugin::axes::Axes;
@@ -55,10 +57,12 @@ impl Io3dCharacter {
 /// The meshes drawn on a rig ([`SklRig`]), skinned to its bones. Push or
 /// remove handles to add or take off equipment on a live character (a
 /// weapon is a mesh skinned to `Bip01 R Hand`): the rig's mesh entities
-/// are spawned again.
+/// are spawned again. On an entity without a [`SklRig`] (a map, a prop,
+/// a weapon on a stand: a model config with no skeleton) the meshes are
+/// drawn as they are stored, skinned ones at their bind pose.
 #[derive(Component, Debug, Clone, Default, Reflect)]
 #[reflect(Component, Default)]
-#[require(Visibility, HiddenMeshes)]
+#[require(Visibility, HiddenMeshes, Axes)]
 pub struct RigMeshes(pub Vec<Handle<Io3dMesh>>);
 
 /// One drawn submesh of a rig's mesh: a child of the rig with `Mesh3d`,
@@ -128,13 +132,14 @@ pub struct MeshStores<'w> {
     bindposes: ResMut<'w, Assets<SkinnedMeshInverseBindposes>>,
 }
 
-/// A rig with meshes to draw, its bones and what was spawned for them.
+/// An entity with meshes to draw, its rig and bones if it has them, and
+/// what was spawned for them.
 type DressedRig = (
     Entity,
     Ref<'static, RigMeshes>,
-    &'static SklRig,
+    Option<&'static SklRig>,
     &'static Axes,
-    Ref<'static, RigBones>,
+    Option<Ref<'static, RigBones>>,
     Option<&'static SpawnedParts>,
 );
 
@@ -155,10 +160,20 @@ pub fn skin_meshes(
             touched_meshes.contains(&h.id())
                 || stores.meshes.get(h).is_some_and(|m| touched_materials.contains(&m.material.id()))
         });
-        if spawned.is_some() && !touched && !meshes.is_changed() && !bones.is_changed() {
+        let bones_changed = bones.as_ref().is_some_and(|b| b.is_changed());
+        if spawned.is_some() && !touched && !meshes.is_changed() && !bones_changed {
             continue;
         }
-        let Some(skeleton) = stores.skeletons.get(&rig.skeleton) else { continue };
+        // A rig waits for its skeleton and bones; without one, meshes are
+        // drawn unskinned.
+        let skin = match (rig, &bones) {
+            (None, _) => None,
+            (Some(rig), Some(bones)) => match stores.skeletons.get(&rig.skeleton) {
+                Some(skeleton) => Some((&**bones, skeleton)),
+                None => continue,
+            },
+            (Some(_), None) => continue,
+        };
         for &part in spawned.map_or(&[][..], |s| &s.0) {
             commands.entity(part).despawn();
         }
@@ -166,7 +181,7 @@ pub fn skin_meshes(
         // them mirrored against its bones. None are spawned, and the rig is
         // looked at again only when its meshes or bones change.
         let parts = if axes == Axes::EngineToBevy {
-            let target = Target { entity, bones: &bones, skeleton, axes };
+            let target = Target { entity, skin, axes };
             (meshes.0.iter())
                 .filter_map(|h| stores.meshes.get(h).map(|mesh| (h.id(), mesh)))
                 .flat_map(|(id, mesh)| {
@@ -201,21 +216,12 @@ fn spawn_parts(
     id: AssetId<Io3dMesh>,
     mesh: &Io3dMesh,
 ) -> Vec<Entity> {
-    let Target { entity: rig, bones, skeleton, axes } = *target;
+    let Target { entity: rig, skin, axes } = *target;
     let Some(material) = materials.get(&mesh.material) else { return Vec::new() };
-    let skin = mesh.mesh.weights.as_ref().filter(|_| mesh.mesh.is_skinned()).map(|weights| {
-        let binding = MeshBinding::new(weights, &skeleton.rig);
-        for (_, name) in &binding.unknown {
-            warn!(
-                "mesh '{}': bone '{}' is not in the skeleton; it follows the root, as in the client",
-                mesh.name,
-                decode_text(name.c_str())
-            );
-        }
-        let joints =
-            binding.palette.iter().chain([&0]).map(|&bone| bones.0.get(bone).copied().unwrap_or(rig)).collect();
-        let poses = bindposes.add(SkinnedMeshInverseBindposes::from(inverse_bindposes(&binding, &skeleton.rig, axes)));
-        SkinnedMesh { inverse_bindposes: poses, joints }
+    let weights = mesh.mesh.weights.as_ref().filter(|_| mesh.mesh.is_skinned());
+    let skin = weights.map(|weights| match skin {
+        Some((bones, skeleton)) => skin_to_rig(weights, mesh, bones, skeleton, (rig, axes), bindposes),
+        None => bind_pose(weights, rig, bindposes),
     });
     mesh.parts
         .iter()
@@ -236,12 +242,44 @@ fn spawn_parts(
         .collect()
 }
 
-/// The rig a mesh is skinned to.
+/// A skinned mesh's skin on a rig's bones, with the skeleton's stored
+/// inverse binds.
+fn skin_to_rig(
+    weights: &Weights,
+    mesh: &Io3dMesh,
+    bones: &RigBones,
+    skeleton: &SklSkeleton,
+    (rig, axes): (Entity, Axes),
+    bindposes: &mut Assets<SkinnedMeshInverseBindposes>,
+) -> SkinnedMesh {
+    let binding = MeshBinding::new(weights, &skeleton.rig);
+    for (_, name) in &binding.unknown {
+        warn!(
+            "mesh '{}': bone '{}' is not in the skeleton; it follows the root, as in the client",
+            mesh.name,
+            decode_text(name.c_str())
+        );
+    }
+    let joints = binding.palette.iter().chain([&0]).map(|&bone| bones.0.get(bone).copied().unwrap_or(rig)).collect();
+    let poses = bindposes.add(SkinnedMeshInverseBindposes::from(inverse_bindposes(&binding, &skeleton.rig, axes)));
+    SkinnedMesh { inverse_bindposes: poses, joints }
+}
+
+/// A skinned mesh with no skeleton, at its bind pose: every joint the
+/// entity itself, with identity inverse binds (its vertices are stored
+/// at bind pose; Bevy draws a mesh with joint weights only with a skin).
+fn bind_pose(weights: &Weights, entity: Entity, bindposes: &mut Assets<SkinnedMeshInverseBindposes>) -> SkinnedMesh {
+    let joints = weights.palette().len() + 1;
+    let poses = bindposes.add(SkinnedMeshInverseBindposes::from(vec![Mat4::IDENTITY; joints]));
+    SkinnedMesh { inverse_bindposes: poses, joints: vec![entity; joints] }
+}
+
+/// The entity a mesh is drawn on, and the bones and skeleton it is
+/// skinned to (none on an entity without a rig).
 #[derive(Clone, Copy)]
 struct Target<'a> {
     entity: Entity,
-    bones: &'a RigBones,
-    skeleton: &'a SklSkeleton,
+    skin: Option<(&'a RigBones, &'a SklSkeleton)>,
     /// The rig's axes, for the inverse binds. Meshes load in
     /// [`Axes::EngineToBevy`], the default rig axes.
     axes: Axes,

@@ -49,7 +49,7 @@ pub fn files_panel(
                 // is about 200 points.
                 ui.horizontal_wrapped(|ui| {
                     ui.heading("Animations");
-                    if ui.button("Open…").on_hover_text("Open .ani, .skl or a model config .txt").clicked() {
+                    if ui.button("Open…").on_hover_text("Open .ani, .skl, .msh or a model config .txt").clicked() {
                         let mut browser = FileDialog::open_file().title("Open a file");
                         browser.open();
                         dialog.0 = Some((browser, false));

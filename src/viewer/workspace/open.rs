@@ -31,6 +31,12 @@ impl Workspace {
         match std::fs::read(path) {
             Err(error) => self.problems.push(format!("{}: cannot read: {error}", path.display())),
             Ok(bytes) if is_config(path, &bytes) => self.open_config(path, stores),
+            // A mesh alone is drawn with the script and textures the
+            // client would find for it (on the skeleton shown, if any; at
+            // its bind pose without one).
+            Ok(bytes) if bytes.starts_with(b"MSH\0") => {
+                self.attach_mesh(path, stores);
+            }
             Ok(bytes) if gltf::is_gltf(path, &bytes) => {
                 self.import_gltf(path, stores);
                 return true;
