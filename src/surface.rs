@@ -14,10 +14,19 @@
 //! - `cull` says which faces are drawn ([`Faces`]), `lighting false` is
 //!   unlit.
 //!
+//! - the diffuse unit's `scroll_anim`, `rotate_anim` and `wave_xform`
+//!   lines move its UVs over time ([`motion`]);
+//! - an `AnimateOutLine` pass is an outline: an inverted hull in its
+//!   `OutLineColor`, about `OutLineThickness` pixels wide ([`Outline`]).
+//!
 //! What it does not read: the toon ramp (replaced by a rough,
-//! non-metallic surface with little specular), later passes (outline,
-//! multiply) and texture animation.
+//! non-metallic surface with little specular) and the multiply pass.
 
+pub mod motion;
+
+pub use motion::{UvMotion, WaveShape, WaveTarget, uv_motions, uv_transform};
+
+use crate::format::material::CustomValue;
 use crate::format::{AddressMode, BlendFactor, BlendOp, Cull, Filtering, Material, Pass};
 
 /// A surface's perceptual roughness: the toon-shaded client has no
@@ -41,6 +50,46 @@ pub struct Surface {
     pub faces: Faces,
     /// `lighting false`: drawn without lighting.
     pub unlit: bool,
+    /// How the diffuse texture's UVs move over time.
+    pub uv_motion: Vec<UvMotion>,
+    /// The outline pass, if the material has one.
+    pub outline: Option<Outline>,
+}
+
+/// An `AnimateOutLine` pass: the client draws the mesh again, pushed out
+/// along its normals, with the faces that turn away (an inverted hull),
+/// in one colour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Outline {
+    /// `OutLineColor`, sRGB-encoded, with its alpha (black when unset).
+    pub color: [f32; 4],
+    /// `OutLineThickness`: the client's push grows with the field of view
+    /// over the viewport's width, so this is about a width in pixels,
+    /// the same at any distance (1 when unset).
+    pub thickness: f32,
+    /// The faces it draws (the pass's `cull`; `cull clockwise`, the
+    /// inverted hull, in the game's scripts).
+    pub faces: Faces,
+}
+
+impl Outline {
+    /// The outline `pass` draws, if it is an `AnimateOutLine` pass.
+    fn of(pass: &Pass) -> Option<Self> {
+        let group = pass.shader_group.as_deref()?;
+        if !group.eq_ignore_ascii_case("AnimateOutLine") {
+            return None;
+        }
+        let param = |name: &str| pass.custom_params.iter().find(|p| p.name.eq_ignore_ascii_case(name));
+        let color = match param("OutLineColor").map(|p| p.value) {
+            Some(CustomValue::Color(c) | CustomValue::Vector4(c)) => c,
+            _ => [0.0, 0.0, 0.0, 1.0],
+        };
+        let thickness = match param("OutLineThickness").map(|p| p.value) {
+            Some(CustomValue::Float(t)) => t,
+            _ => 1.0,
+        };
+        Some(Self { color, thickness, faces: faces(pass) })
+    }
 }
 
 /// The colour texture of a surface and how it is sampled.
@@ -98,12 +147,10 @@ impl Surface {
                 filtering: unit.filtering,
             }),
             transparency: pass.map_or(Transparency::Opaque, transparency),
-            faces: pass.map_or(Faces::Front, |pass| match pass.cull {
-                Cull::None => Faces::Both,
-                Cull::Clockwise => Faces::Back,
-                Cull::CounterClockwise => Faces::Front,
-            }),
+            faces: pass.map_or(Faces::Front, faces),
             unlit: pass.is_some_and(|pass| !pass.lighting),
+            uv_motion: material.diffuse_texture().map(uv_motions).unwrap_or_default(),
+            outline: material.passes().iter().find_map(Outline::of),
         }
     }
 
@@ -116,6 +163,15 @@ impl Surface {
     /// The emissive colour in linear RGB.
     pub fn emissive_linear(&self) -> [f32; 3] {
         self.emissive.map(srgb_to_linear)
+    }
+}
+
+/// Which faces a pass draws, by its `cull`.
+fn faces(pass: &Pass) -> Faces {
+    match pass.cull {
+        Cull::None => Faces::Both,
+        Cull::Clockwise => Faces::Back,
+        Cull::CounterClockwise => Faces::Front,
     }
 }
 
@@ -169,5 +225,15 @@ mod tests {
         assert_eq!((s.transparency, s.faces), (Transparency::Add, Faces::Both));
         let s = surface(&format!("{PASS}scene_blend add zero src_color\n}}\n}}\n}}\n"));
         assert_eq!(s.transparency, Transparency::Multiply);
+    }
+
+    #[test]
+    fn an_outline_pass_and_texture_motion_are_read() {
+        let outline = "pass\n{\nshader_group AnimateOutLine\ncull clockwise\ncustom_param OutLineColor colorvalue 0.2 0 0 1\ncustom_param OutLineThickness float 0.6\n}\n";
+        let unit = "texture_unit\n{\ntexture a.dds\nscroll_anim 0.5 0\n}\n";
+        let s = surface(&format!("{PASS}{unit}}}\n{outline}}}\n}}\n"));
+        assert_eq!(s.outline, Some(Outline { color: [0.2, 0.0, 0.0, 1.0], thickness: 0.6, faces: Faces::Back }));
+        assert_eq!(s.uv_motion, [UvMotion::Scroll(glam::Vec2::new(0.5, 0.0))]);
+        assert_eq!(surface(&format!("{PASS}}}\n}}\n}}\n")).outline, None, "no outline pass, no outline");
     }
 }

@@ -65,6 +65,18 @@ impl Picture {
         }
         (blue, yellow)
     }
+
+    /// Pixels black enough to be an outline (the stage's clear colour and
+    /// lit surfaces are lighter).
+    fn black_pixels(&self) -> usize {
+        let mut count = 0;
+        for y in 0..self.height {
+            for x in 0..self.width {
+                count += usize::from(self.rgb(x, y).iter().all(|&c| c < 12));
+            }
+        }
+        count
+    }
 }
 
 impl Picture {
@@ -170,6 +182,50 @@ fn a_static_model_and_a_lone_mesh_are_drawn_without_a_skeleton() {
         let (blue, yellow) = Picture::read(&png).shirt_pixels();
         assert!(blue > 400 && yellow > 400, "the {what}'s shirt shows {blue} blue and {yellow} yellow pixels");
     }
+}
+
+/// The game look draws each script's outline pass: dark pixels around the
+/// silhouette that the plain lit look lacks.
+#[test]
+fn the_game_look_outlines_the_character() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut black = Vec::new();
+    for look in ["game", "lit"] {
+        let png = dir.path().join(format!("{look}.png"));
+        let args: [&dyn AsRef<std::ffi::OsStr>; 9] =
+            [&"--screenshot", &png, &"--at-ms", &"250", &"--size", &"960x600", &"--panels", &"none", &"--look"];
+        assert_success(&viewer(&[&args[..], &[&look]].concat()));
+        black.push(Picture::read(&png).black_pixels());
+    }
+    assert!(black[0] > black[1] + 300, "outline pixels: {} with the game look, {} without", black[0], black[1]);
+}
+
+/// A script's `scroll_anim` moves its texture: two captures of a still
+/// statue at two instants differ, each showing the shirt.
+#[test]
+fn a_scrolling_texture_moves_between_two_captures() {
+    let dir = tempfile::tempdir().unwrap();
+    let resource = dir.path().join("resource");
+    common::copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource"), &resource);
+    let script = resource.join("material/biped_body.txt");
+    let text = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, text.replace("tex_coord_set 0", "tex_coord_set 0\n\t\t\t\tscroll_anim 0.5 0")).unwrap();
+    let statue = resource.join("model/staticmodel/statue.txt");
+    std::fs::create_dir_all(statue.parent().unwrap()).unwrap();
+    std::fs::write(&statue, "#MODEL_CFG\n#MESH_LIST\nbiped_body\n#MESH_LIST_END\n#MODEL_END\n").unwrap();
+    let mut pictures = Vec::new();
+    for at in ["0", "250"] {
+        let png = dir.path().join(format!("statue-{at}.png"));
+        let args: [&dyn AsRef<std::ffi::OsStr>; 8] =
+            [&statue, &"--screenshot", &png, &"--at-ms", &at, &"--size", &"960x600", &"--panels"];
+        assert_success(&viewer(&[&args[..], &[&"none"]].concat()));
+        let picture = Picture::read(&png);
+        let (blue, yellow) = picture.shirt_pixels();
+        assert!(blue > 400 && yellow > 400, "at {at} ms the shirt shows {blue} blue and {yellow} yellow pixels");
+        pictures.push(picture);
+    }
+    let differing = pictures[0].pixels.iter().zip(&pictures[1].pixels).filter(|(a, b)| a != b).count();
+    assert!(differing > 1000, "the texture did not move: {differing} bytes differ");
 }
 
 /// At the smallest size the panels shrink and leave the stage over half

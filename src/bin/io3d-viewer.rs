@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use bevy::app::AppExit;
 use bevy::math::UVec2;
+use bevy_io3d::viewer::view::Look;
 use bevy_io3d::viewer::{self, ViewerOptions};
 use clap::Parser;
 
@@ -34,6 +35,10 @@ struct Args {
     /// Show bone names from the start.
     #[arg(long)]
     names: bool,
+    /// How materials are drawn: `game` (with the scripts' outlines),
+    /// `lit` or `unlit`.
+    #[arg(long, value_enum, default_value = "game")]
+    look: Look,
     /// Select this bone from the start (its vertices tinted by weight).
     #[arg(long, value_name = "BONE")]
     select: Option<String>,
@@ -70,6 +75,7 @@ fn main() -> AppExit {
         window: args.window,
         size: args.size,
         names: args.names,
+        look: args.look,
         hide_panels: args.panels == Panels::None,
         select: args.select,
     })

@@ -24,6 +24,7 @@ use super::stage::ViewedRig;
 use super::view::{StageRect, StatusLine, ViewState};
 use super::workspace::Workspace;
 use crate::file::new_file_permissions;
+use crate::plugin::character::TextureClock;
 use crate::plugin::character::spawn::SpawnedParts;
 use crate::plugin::{AniBinding, AniPlayer, RigBones};
 
@@ -189,12 +190,16 @@ pub fn screenshot_button(mut commands: Commands, mut requests: MessageReader<Scr
     );
 }
 
-/// Starts the player paused at `time_ms`, for captures and `--at-ms`.
-pub fn hold_at(time_ms: f32) -> impl FnMut(Query<&mut AniPlayer, Added<ViewedRig>>) {
-    move |mut players| {
+/// Starts the player paused at `time_ms`, and texture animation held at
+/// the same instant, for captures and `--at-ms`.
+pub fn hold_at(time_ms: f32) -> impl FnMut(Query<&mut AniPlayer, Added<ViewedRig>>, ResMut<TextureClock>) {
+    move |mut players, mut clock| {
         for mut player in &mut players {
             player.paused = true;
             player.seek(time_ms);
+        }
+        if !clock.paused {
+            *clock = TextureClock { seconds: time_ms / 1000.0, paused: true };
         }
     }
 }

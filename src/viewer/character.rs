@@ -9,15 +9,16 @@ use bevy::ecs::prelude::*;
 use bevy::gizmos::gizmos::Gizmos;
 use bevy::math::{Isometry3d, Vec3};
 use bevy::mesh::{Mesh, Mesh3d};
+use bevy::pbr::StandardMaterial;
 use bevy::pbr::wireframe::Wireframe;
 use bevy::transform::components::GlobalTransform;
 
 use super::stage::{BoneGizmos, ViewedRig};
-use super::view::ViewState;
+use super::view::{Look, ViewState};
 use crate::anim::MeshBinding;
 use crate::format::msh;
 use crate::plugin::character::mesh::inverse_bind;
-use crate::plugin::character::{HiddenMeshes, Io3dMesh, MeshPart, RigMeshes};
+use crate::plugin::character::{HiddenMeshes, Io3dMaterial, Io3dMesh, MeshPart, OutlineHull, RigMeshes};
 use crate::plugin::{AniClip, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
 
 const TRAIL: Srgba = Srgba::rgb(1.0, 0.35, 0.75);
@@ -55,6 +56,31 @@ pub fn show_meshes(
             (true, false) => drop(commands.entity(entity).insert(Wireframe)),
             (false, true) => drop(commands.entity(entity).remove::<Wireframe>()),
             _ => {}
+        }
+    }
+}
+
+/// Draws materials as the chosen [`Look`] says: outline hulls shown only
+/// in the game look, every surface unlit in the unlit one (and those whose
+/// script says `lighting false` in any).
+pub fn apply_look(
+    view: Res<ViewState>,
+    mut hulls: Query<&mut Visibility, With<OutlineHull>>,
+    scripts: Res<Assets<Io3dMaterial>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let shown = if view.look == Look::Game { Visibility::Inherited } else { Visibility::Hidden };
+    for mut visibility in &mut hulls {
+        visibility.set_if_neq(shown);
+    }
+    for (_, script) in scripts.iter() {
+        for (handle, block) in script.materials.iter().zip(&script.script.materials) {
+            let unlit = view.look == Look::Unlit || block.passes().first().is_some_and(|pass| !pass.lighting);
+            if materials.get(handle).is_some_and(|m| m.unlit != unlit)
+                && let Some(mut material) = materials.get_mut(handle)
+            {
+                material.unlit = unlit;
+            }
         }
     }
 }

@@ -68,6 +68,8 @@ pub struct ViewerOptions {
     pub size: UVec2,
     /// Show bone names from the start.
     pub names: bool,
+    /// How materials are drawn at the start.
+    pub look: view::Look,
     /// Start with the panels hidden, for a picture of the stage alone
     /// (Tab toggles them).
     pub hide_panels: bool,
@@ -106,6 +108,7 @@ pub fn app(options: ViewerOptions) -> App {
         .insert_resource(EguiGlobalSettings { auto_create_primary_context: false, ..EguiGlobalSettings::default() })
         .insert_resource(view::ViewState {
             show_names: options.names,
+            look: options.look,
             panels: !options.hide_panels,
             selected: options.select.as_ref().map(|name| name.as_bytes().to_vec()),
             ..view::ViewState::default()
@@ -168,6 +171,7 @@ impl Plugin for StagePlugin {
             (
                 stage::follow_workspace,
                 character::show_meshes,
+                character::apply_look,
                 character::tint_by_weight,
                 camera::orbit_with_mouse,
                 camera::apply_orbit,

@@ -33,6 +33,35 @@ pub struct ViewState {
     pub frame_requested: bool,
     /// Another open animation to play beside the current one.
     pub compare: Option<usize>,
+    /// How materials are drawn.
+    pub look: Look,
+}
+
+/// How the viewer draws materials.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Look {
+    /// As near the game as is known: the scripts' outline passes drawn
+    /// (the toon ramp itself is not public; surfaces stay rough and lit).
+    #[default]
+    Game,
+    /// Lit surfaces, no outline.
+    Lit,
+    /// Flat texture colours, no light, no outline.
+    Unlit,
+}
+
+impl Look {
+    /// Every look, in menu order.
+    pub const ALL: [Self; 3] = [Self::Game, Self::Lit, Self::Unlit];
+
+    /// Its name in the menu.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Game => "game look",
+            Self::Lit => "plain lit",
+            Self::Unlit => "unlit",
+        }
+    }
 }
 
 impl Default for ViewState {
@@ -49,6 +78,7 @@ impl Default for ViewState {
             bind_pose: false,
             frame_requested: true,
             compare: None,
+            look: Look::Game,
         }
     }
 }

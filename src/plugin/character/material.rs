@@ -3,21 +3,24 @@
 //! the glTF export shares, with its diffuse texture loaded from `.dds`.
 
 use bevy::asset::io::Reader;
-use bevy::asset::{Asset, AssetLoader, Handle, LoadContext};
+use bevy::asset::{Asset, AssetLoader, Assets, Handle, LoadContext};
 use bevy::color::Color;
+use bevy::ecs::prelude::*;
 use bevy::image::{CompressedImageFormats, Image};
 use bevy::log::warn;
 use bevy::material::AlphaMode;
 use bevy::mesh::UvChannel;
 use bevy::pbr::StandardMaterial;
 use bevy::reflect::TypePath;
+use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::render::render_resource::Face;
+use bevy::time::Time;
 
 use crate::format::{Dds, Material, MaterialScript};
 use crate::plugin::assets::read_all;
 use crate::plugin::{Io3dAssetLabel, Io3dLoadError};
 use crate::resource::ResourceKind;
-use crate::surface::{Faces, REFLECTANCE, ROUGHNESS, Surface, SurfaceTexture, Transparency};
+use crate::surface::{Faces, REFLECTANCE, ROUGHNESS, Surface, SurfaceTexture, Transparency, UvMotion, uv_transform};
 
 use super::paths::linked_path;
 use super::texture::{checker, to_image, unit_sampler};
@@ -70,6 +73,40 @@ pub struct Io3dMaterial {
     /// Texture names the script asks for that could not be read or
     /// decoded, with why; they show a checker.
     pub missing_textures: Vec<(String, String)>,
+    /// How each material's diffuse texture moves (`scroll_anim`, ...),
+    /// which [`animate_textures`] plays.
+    pub uv_motions: Vec<Vec<UvMotion>>,
+}
+
+/// The clock texture animation runs on, in seconds: the frame's time
+/// while it runs. A tool that shows a fixed instant sets it and pauses it.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Reflect)]
+#[reflect(Resource, Default)]
+pub struct TextureClock {
+    /// Seconds since it started.
+    pub seconds: f32,
+    /// Whether it stands still.
+    pub paused: bool,
+}
+
+/// Moves the UVs of every material whose script animates its texture, by
+/// the client's rules ([`crate::surface::motion`]).
+pub fn animate_textures(
+    time: Res<Time>,
+    mut clock: ResMut<TextureClock>,
+    scripts: Res<Assets<Io3dMaterial>>,
+    mut standard: ResMut<Assets<StandardMaterial>>,
+) {
+    if !clock.paused {
+        clock.seconds += time.delta_secs();
+    }
+    for (_, script) in scripts.iter() {
+        for (handle, motions) in script.materials.iter().zip(&script.uv_motions).filter(|(_, m)| !m.is_empty()) {
+            if let Some(mut material) = standard.get_mut(handle) {
+                material.uv_transform = uv_transform(motions, clock.seconds);
+            }
+        }
+    }
 }
 
 /// Loads material scripts (`.txt`, the material folder's) as
@@ -113,7 +150,8 @@ impl Io3dMaterial {
             });
             materials.push(store(index, image, to_standard_material(material, None)));
         }
-        Self { script, materials, missing_textures }
+        let uv_motions = script.materials.iter().map(|m| Surface::of(m).uv_motion).collect();
+        Self { script, materials, missing_textures, uv_motions }
     }
 }
 

@@ -13,12 +13,14 @@
 //! | [`direct`] | the same assets built from files a program reads itself |
 //! | [`spawn`] | [`Io3dCharacter`], [`RigMeshes`] (equipment) and the systems that skin them |
 //! | [`events`] | the client's mesh events (`hide_mesh`, `show_mesh`, `hide_weapon`, `show_weapon`) on a rig's meshes |
+//! | [`outline`] | the outline pass as an inverted hull a mesh part carries |
 
 pub mod assets;
 pub mod direct;
 pub mod events;
 pub mod material;
 pub mod mesh;
+pub mod outline;
 pub mod paths;
 pub mod spawn;
 pub mod texture;
@@ -28,8 +30,9 @@ pub use assets::{
 };
 pub use direct::CharacterStores;
 pub use events::HiddenMeshes;
-pub use material::{Io3dMaterial, MaterialLoader, to_standard_material};
+pub use material::{Io3dMaterial, MaterialLoader, TextureClock, animate_textures, to_standard_material};
 pub use mesh::{inverse_bindposes, submesh_meshes};
+pub use outline::{OutlineHull, Outlines};
 pub use spawn::{Io3dCharacter, MeshPart, RigMeshes};
 pub use texture::{DdsLoader, checker, to_image};
 
@@ -55,10 +58,15 @@ pub(super) fn build(app: &mut App) {
         .register_type::<RigMeshes>()
         .register_type::<MeshPart>()
         .register_type::<HiddenMeshes>()
+        .register_type::<OutlineHull>()
+        .init_resource::<Outlines>()
+        .init_resource::<TextureClock>()
+        .register_type::<TextureClock>()
         .register_type::<spawn::DressedFrom>()
         .register_type::<spawn::SpawnedParts>()
         .add_observer(events::follow_mesh_events)
         .add_systems(PostUpdate, events::show_meshes.after(Io3dSystems::Advance).before(Io3dSystems::Pose))
+        .add_systems(PostUpdate, animate_textures.in_set(Io3dSystems::Pose))
         // Skinned meshes' bounds follow the joints written after propagation.
         .configure_sets(PostUpdate, Io3dSystems::WorldPose.before(VisibilitySystems::CalculateBounds));
 }

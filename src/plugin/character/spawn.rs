@@ -6,24 +6,27 @@ use bevy::camera::visibility::{DynamicSkinnedMeshBounds, Visibility};
 use bevy::ecs::prelude::*;
 use bevy::log::warn;
 use bevy::math::Mat4;
-use bevy::mesh::Mesh3d;
 use bevy::mesh::skinning::{SkinnedMesh, SkinnedMeshInverseBindposes};
-use bevy::pbr::MeshMaterial3d;
+use bevy::mesh::{Mesh, Mesh3d};
+use bevy::pbr::{MeshMaterial3d, StandardMaterial};
 use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::anim::MeshBinding;
+use crate::format::Material;
 use crate::format::msh::Weights;
 use crate::format::string::decode_text;
 use crate::plugin::assets::SklSkeleton;
 use crate::plugin::axes::Axes;
 use crate::plugin::player::AniPlayer;
 use crate::plugin::rig::{RigBones, SklRig, modified};
+use crate::surface::Surface;
 
 use super::assets::{Io3dMesh, Io3dModel};
 use super::events::HiddenMeshes;
 use super::material::Io3dMaterial;
 use super::mesh::inverse_bindposes;
+use super::outline::{OutlineHull, Outlines};
 
 /// Put on an entity to make it the character a model config describes:
 /// once the config is loaded the entity gets the config's skeleton as a
@@ -127,9 +130,18 @@ pub fn dress_characters(
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct MeshStores<'w> {
     meshes: Res<'w, Assets<Io3dMesh>>,
-    materials: Res<'w, Assets<Io3dMaterial>>,
     skeletons: Res<'w, Assets<SklSkeleton>>,
+    drawing: Drawing<'w>,
+}
+
+/// The stores a mesh's parts are drawn from.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Drawing<'w> {
+    materials: Res<'w, Assets<Io3dMaterial>>,
     bindposes: ResMut<'w, Assets<SkinnedMeshInverseBindposes>>,
+    standard: ResMut<'w, Assets<StandardMaterial>>,
+    parts: ResMut<'w, Assets<Mesh>>,
+    outlines: ResMut<'w, Outlines>,
 }
 
 /// An entity with meshes to draw, its rig and bones if it has them, and
@@ -184,10 +196,7 @@ pub fn skin_meshes(
             let target = Target { entity, skin, axes };
             (meshes.0.iter())
                 .filter_map(|h| stores.meshes.get(h).map(|mesh| (h.id(), mesh)))
-                .flat_map(|(id, mesh)| {
-                    let parts = (&*stores.materials, &mut *stores.bindposes);
-                    spawn_parts(&mut commands, parts, &target, id, mesh)
-                })
+                .flat_map(|(id, mesh)| spawn_parts(&mut commands, &mut stores.drawing, &target, id, mesh))
                 .collect()
         } else {
             warn!("meshes are drawn only on rigs in Axes::EngineToBevy, not {axes:?}: left off");
@@ -211,35 +220,54 @@ fn event_id<A: bevy::asset::Asset>(event: &AssetEvent<A>) -> AssetId<A> {
 /// block in the mesh's script (the client draws no others).
 fn spawn_parts(
     commands: &mut Commands,
-    (materials, bindposes): (&Assets<Io3dMaterial>, &mut Assets<SkinnedMeshInverseBindposes>),
+    drawing: &mut Drawing,
     target: &Target,
     id: AssetId<Io3dMesh>,
     mesh: &Io3dMesh,
 ) -> Vec<Entity> {
     let Target { entity: rig, skin, axes } = *target;
+    let Drawing { materials, bindposes, standard: standard_materials, parts: part_meshes, outlines } = drawing;
     let Some(material) = materials.get(&mesh.material) else { return Vec::new() };
     let weights = mesh.mesh.weights.as_ref().filter(|_| mesh.mesh.is_skinned());
+    let bindposes = &mut **bindposes;
     let skin = weights.map(|weights| match skin {
         Some((bones, skeleton)) => skin_to_rig(weights, mesh, bones, skeleton, (rig, axes), bindposes),
         None => bind_pose(weights, rig, bindposes),
     });
-    mesh.parts
-        .iter()
-        .zip(&material.materials)
-        .enumerate()
-        .filter_map(|(submesh, (part, standard))| Some((submesh, part.as_ref()?, standard)))
-        .map(|(submesh, part, standard)| {
+    let parts = mesh.parts.iter().zip(&material.materials).zip(&material.script.materials).enumerate();
+    parts
+        .filter_map(|(submesh, ((part, standard), block))| Some((submesh, part.as_ref()?, standard, block)))
+        .map(|(submesh, part, standard, block)| {
             // No `Name`: players bind named descendants as bones.
             let tag = MeshPart { mesh: id, name: mesh.name.clone(), submesh };
             // Visibility of its own, for the mesh events (`events`).
             let drawn = (Mesh3d(part.clone()), MeshMaterial3d(standard.clone()), Visibility::default());
-            let mut entity = commands.spawn((tag, drawn, ChildOf(rig)));
-            if let Some(skin) = &skin {
-                entity.insert((skin.clone(), DynamicSkinnedMeshBounds));
+            let entity = commands.spawn((tag, drawn, ChildOf(rig))).id();
+            let stores = (&mut **part_meshes, &mut **standard_materials);
+            let hull =
+                outline_hull(outlines, stores, part, block).map(|hull| commands.spawn((hull, ChildOf(entity))).id());
+            for drawn in std::iter::once(entity).chain(hull) {
+                if let Some(skin) = &skin {
+                    commands.entity(drawn).insert((skin.clone(), DynamicSkinnedMeshBounds));
+                }
             }
-            entity.id()
+            entity
         })
         .collect()
+}
+
+/// The outline hull of a part whose material has an outline pass: a child
+/// of the part, so that it shows and hides with it.
+fn outline_hull(
+    outlines: &mut Outlines,
+    (meshes, materials): (&mut Assets<Mesh>, &mut Assets<StandardMaterial>),
+    part: &Handle<Mesh>,
+    block: &Material,
+) -> Option<impl Bundle> {
+    let outline = Surface::of(block).outline?;
+    let hull = outlines.hull(meshes, part, &outline)?;
+    let material = outlines.material(materials, &outline);
+    Some((OutlineHull, Mesh3d(hull), MeshMaterial3d(material), Visibility::default()))
 }
 
 /// A skinned mesh's skin on a rig's bones, with the skeleton's stored

@@ -12,7 +12,7 @@ use crate::format::Animation;
 use crate::plugin::AniPlayer;
 use crate::viewer::requests::ScreenshotRequest;
 use crate::viewer::stage::{EventLog, ViewedRig};
-use crate::viewer::view::{StatusLine, ViewState};
+use crate::viewer::view::{Look, StatusLine, ViewState};
 use crate::viewer::workspace::{Stores, Workspace};
 
 /// One display frame at 60 Hz, in ms: what "step one frame" moves.
@@ -221,6 +221,11 @@ fn controls(
         ui.checkbox(&mut view.show_mesh, "mesh");
         ui.checkbox(&mut view.show_bones, "bones");
         ui.checkbox(&mut view.wireframe, "wireframe");
+        egui::ComboBox::from_id_salt("look").selected_text(view.look.label()).show_ui(ui, |ui| {
+            for look in Look::ALL {
+                ui.selectable_value(&mut view.look, look, look.label());
+            }
+        });
         ui.checkbox(&mut view.bind_pose, "bind pose")
             .on_hover_text("The skeleton's rest pose, which the meshes are bound in");
         if ui.button("Frame (F)").clicked() {
