@@ -228,6 +228,44 @@ fn a_scrolling_texture_moves_between_two_captures() {
     assert!(differing > 1000, "the texture did not move: {differing} bytes differ");
 }
 
+/// A texture, a material script and a collision mesh each open on their
+/// own: the texture on a card, the script's material on a ball, the
+/// collision's edges.
+#[test]
+fn a_texture_a_script_and_a_collision_mesh_open_on_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let texture = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource/texture/biped.dds");
+    let script = dir.path().join("red.txt");
+    let unlit_red = "material Red\n{\n diffuse 1 0 0 1\n technique\n {\n  pass\n  {\n   lighting false\n  }\n }\n}\n";
+    std::fs::write(&script, unlit_red).unwrap();
+    let cms = dir.path().join("floor.cms");
+    let corners = [(-200.0, -200.0), (200.0, -200.0), (200.0, 200.0), (-200.0, 200.0)];
+    let collision = bevy_io3d::format::Collision {
+        positions: corners.iter().map(|&(x, z)| glam::Vec3::new(x, 0.0, z)).collect(),
+        indices: vec![0, 1, 2, 0, 2, 3],
+        trailing: Vec::new(),
+    };
+    std::fs::write(&cms, collision.to_bytes().unwrap()).unwrap();
+    let count = |png: &Path, test: fn([u8; 3]) -> bool| {
+        let picture = Picture::read(png);
+        (0..picture.height)
+            .flat_map(|y| (0..picture.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| test(picture.rgb(x, y)))
+            .count()
+    };
+    let shot = |file: &Path, name: &str| {
+        let png = dir.path().join(name);
+        assert_success(&viewer(&[&file, &"--screenshot", &png, &"--size", &"960x600", &"--panels", &"none"]));
+        png
+    };
+    let (blue, yellow) = Picture::read(&shot(&texture, "texture.png")).shirt_pixels();
+    assert!(blue > 400 && yellow > 400, "the texture's stripes: {blue} blue and {yellow} yellow pixels");
+    let red = count(&shot(&script, "script.png"), |[r, g, b]| r > 200 && g < 40 && b < 40);
+    assert!(red > 2000, "the script's red ball covers {red} pixels");
+    let green = count(&shot(&cms, "collision.png"), |[r, g, b]| g > 180 && r < 150 && b < 150);
+    assert!(green > 300, "the collision's edges cover {green} pixels");
+}
+
 /// At the smallest size the panels shrink and leave the stage over half
 /// of the window; `--panels none` leaves it all of it.
 #[test]

@@ -15,7 +15,8 @@ use clap::Parser;
 #[command(version, about)]
 struct Args {
     /// Files to open: .ani, .skl, .msh (with the script and textures the
-    /// game finds for it), model configs .txt (animated or static), and
+    /// game finds for it), model configs .txt (animated or static), .dds
+    /// textures, material scripts .txt, .cms collision meshes, and
     /// .glb/.gltf (their animations are imported onto the skeleton opened
     /// before them).
     files: Vec<PathBuf>,

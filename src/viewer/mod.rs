@@ -27,6 +27,7 @@ pub mod camera;
 pub mod capture;
 pub mod character;
 pub mod editing;
+pub mod preview;
 pub mod requests;
 pub mod stage;
 pub mod ui;
@@ -170,6 +171,7 @@ impl Plugin for StagePlugin {
             Update,
             (
                 stage::follow_workspace,
+                preview::show_previews,
                 character::show_meshes,
                 character::apply_look,
                 character::tint_by_weight,
@@ -182,7 +184,8 @@ impl Plugin for StagePlugin {
         )
         .add_systems(
             PostUpdate,
-            (stage::draw_stage, character::draw_control_points).after(TransformSystems::Propagate),
+            (stage::draw_stage, character::draw_control_points, preview::draw_collisions)
+                .after(TransformSystems::Propagate),
         );
     }
 }

@@ -26,6 +26,7 @@ use bevy::transform::components::{GlobalTransform, Transform};
 use bevy_egui::PrimaryEguiContext;
 
 use super::camera::{Orbit, viewport};
+use super::preview::PreviewPart;
 use super::view::{StageRect, ViewState};
 use super::workspace::Workspace;
 use crate::plugin::character::{MeshPart, RigMeshes};
@@ -233,6 +234,9 @@ fn draw_bones(
     }
 }
 
+/// What framing takes in besides the bones: mesh parts and previews.
+type Framed = Or<(With<MeshPart>, With<PreviewPart>)>;
+
 /// Draws the grid, the bones, the selection and the root's path, and
 /// frames the rig when asked.
 #[allow(clippy::too_many_arguments)]
@@ -246,7 +250,7 @@ pub fn draw_stage(
     compared: Query<&RigBones, With<ComparedRig>>,
     transforms: Query<&GlobalTransform>,
     mut cameras: Query<(&mut Orbit, &Projection), With<StageCamera>>,
-    mesh_bounds: Query<(&Aabb, &GlobalTransform), With<MeshPart>>,
+    mesh_bounds: Query<(&Aabb, &GlobalTransform), Framed>,
 ) {
     let points = rigs.iter().next().map(|bones| bone_points(bones, &transforms)).unwrap_or_default();
     let path: Vec<Vec3> = workspace

@@ -49,7 +49,11 @@ pub fn files_panel(
                 // is about 200 points.
                 ui.horizontal_wrapped(|ui| {
                     ui.heading("Animations");
-                    if ui.button("Open…").on_hover_text("Open .ani, .skl, .msh or a model config .txt").clicked() {
+                    if ui
+                        .button("Open…")
+                        .on_hover_text("Open .ani, .skl, .msh, .dds, .cms, a model config or a material script")
+                        .clicked()
+                    {
                         let mut browser = FileDialog::open_file().title("Open a file");
                         browser.open();
                         dialog.0 = Some((browser, false));
@@ -70,6 +74,7 @@ pub fn files_panel(
                 }
                 skeleton_facts(ui, &workspace);
                 mesh_facts(ui, &workspace, &stores);
+                preview_facts(ui, &workspace);
                 if let (Some(current), Some((player, binding))) = (workspace.current(), player) {
                     findings(ui, current, binding);
                     motion::root_motion(ui, current, player.time_ms());
@@ -211,6 +216,21 @@ fn mesh_facts(ui: &mut egui::Ui, workspace: &Workspace, stores: &Stores) {
             }
         }
     });
+}
+
+/// The files opened on their own: what they hold and what the client
+/// would warn about.
+fn preview_facts(ui: &mut egui::Ui, workspace: &Workspace) {
+    for preview in &workspace.previews {
+        egui::CollapsingHeader::new(&preview.name).default_open(true).show(ui, |ui| {
+            for fact in &preview.facts {
+                ui.label(fact);
+            }
+            for finding in &preview.findings {
+                ui.colored_label(severity_color(Severity::Warning), finding);
+            }
+        });
+    }
 }
 
 /// The lint's findings as `io3d check` prints them: one line a run or a

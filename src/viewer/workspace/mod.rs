@@ -130,6 +130,9 @@ pub struct Workspace {
     /// The model configs of the resource folder opened last, to pick a
     /// character from.
     pub characters: Vec<PathBuf>,
+    /// Textures, material scripts and collision meshes opened on their
+    /// own, in the order opened.
+    pub previews: Vec<OpenPreview>,
     /// Files that could not be opened, and why (newest last).
     pub problems: Vec<String>,
 }
@@ -147,8 +150,10 @@ pub struct Stores<'w> {
 
 mod bundled;
 mod open;
+mod preview;
 mod reload;
 
+pub use preview::{OpenPreview, Shown};
 pub use reload::{ReloadTimer, reload_files};
 
 impl Workspace {

@@ -30,6 +30,7 @@ impl Workspace {
     fn open_path(&mut self, path: &Path, stores: &mut Stores) -> bool {
         match std::fs::read(path) {
             Err(error) => self.problems.push(format!("{}: cannot read: {error}", path.display())),
+            Ok(bytes) if self.open_preview(path, &bytes, stores) => {}
             Ok(bytes) if is_config(path, &bytes) => self.open_config(path, stores),
             // A mesh alone is drawn with the script and textures the
             // client would find for it (on the skeleton shown, if any; at
