@@ -11,6 +11,7 @@ use egui_file::FileDialog;
 use super::{FreeSpace, edit, in_free_space, motion, side_size};
 use crate::check::{Severity, group};
 use crate::plugin::{AniBinding, AniPlayer};
+use crate::resource::ResourceKind;
 use crate::viewer::requests::FileRequest;
 use crate::viewer::stage::ViewedRig;
 use crate::viewer::view::ViewState;
@@ -64,8 +65,8 @@ pub fn files_panel(
                         dialog.0 = Some((browser, true));
                     }
                 });
-                if let Some(config) = character_list(ui, &workspace) {
-                    open.push(config);
+                if let Some(file) = folder_list(ui, &workspace) {
+                    open.push(file);
                 }
                 switch_to = animation_list(ui, &workspace);
                 ui.separator();
@@ -109,25 +110,31 @@ pub fn files_panel(
 
 /// The characters of the open resource folder; returns the config
 /// clicked, which opens with its skeleton, animations and meshes.
-fn character_list(ui: &mut egui::Ui, workspace: &Workspace) -> Option<PathBuf> {
-    if workspace.characters.is_empty() {
-        return None;
-    }
+fn folder_list(ui: &mut egui::Ui, workspace: &Workspace) -> Option<PathBuf> {
     let mut clicked = None;
-    egui::CollapsingHeader::new(format!("Characters ({})", workspace.characters.len())).default_open(true).show(
-        ui,
-        |ui| {
-            egui::ScrollArea::vertical().id_salt("characters").max_height(160.0).show(ui, |ui| {
-                for config in &workspace.characters {
+    for (kind, files) in &workspace.folder {
+        let title = match kind {
+            ResourceKind::Model => "Model configs",
+            ResourceKind::Mesh => "Meshes and collisions",
+            ResourceKind::Animation => "Animations",
+            ResourceKind::Skeleton => "Skeletons",
+            ResourceKind::Material => "Material scripts",
+            ResourceKind::Texture => "Textures",
+        };
+        // Configs are what a modder picks first; the rest start folded.
+        let header = egui::CollapsingHeader::new(format!("{title} ({})", files.len()));
+        header.default_open(*kind == ResourceKind::Model).show(ui, |ui| {
+            egui::ScrollArea::vertical().id_salt(title).max_height(160.0).show(ui, |ui| {
+                for file in files {
                     let name =
-                        config.file_stem().map_or_else(|| config.display().to_string(), |n| n.to_string_lossy().into());
-                    if ui.selectable_label(false, name).on_hover_text(config.display().to_string()).clicked() {
-                        clicked = Some(config.clone());
+                        file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
+                    if ui.selectable_label(false, name).on_hover_text(file.display().to_string()).clicked() {
+                        clicked = Some(file.clone());
                     }
                 }
             });
-        },
-    );
+        });
+    }
     clicked
 }
 

@@ -127,9 +127,9 @@ pub struct Workspace {
     pub rig_skeleton: Handle<SklSkeleton>,
     /// The meshes of the character opened last, drawn on the rig.
     pub meshes: Vec<OpenMesh>,
-    /// The model configs of the resource folder opened last, to pick a
-    /// character from.
-    pub characters: Vec<PathBuf>,
+    /// The files of the resource folder opened last, by kind (model
+    /// configs first), to open from.
+    pub folder: Vec<(ResourceKind, Vec<PathBuf>)>,
     /// Textures, material scripts and collision meshes opened on their
     /// own, in the order opened.
     pub previews: Vec<OpenPreview>,
@@ -306,8 +306,14 @@ pub(crate) mod tests {
         assert_eq!(material.materials.len(), 1);
         assert!(material.missing_textures.is_empty());
         workspace.open_folder(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource/mesh"));
-        let configs: Vec<_> = workspace.characters.iter().map(|p| p.file_name().unwrap().to_owned()).collect();
-        assert_eq!(configs, ["biped.txt"]);
+        let listed = |kind: ResourceKind| -> Vec<_> {
+            let files = workspace.folder.iter().find(|(k, _)| *k == kind).map(|(_, f)| f.clone()).unwrap_or_default();
+            files.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect()
+        };
+        assert_eq!(listed(ResourceKind::Model), ["biped.txt"]);
+        assert_eq!(listed(ResourceKind::Mesh), ["biped_body.msh", "biped_sword.msh"]);
+        assert_eq!(listed(ResourceKind::Texture), ["biped.dds"]);
+        assert_eq!(workspace.folder[0].0, ResourceKind::Model, "configs first");
         let message = workspace.attach_mesh(Path::new("/no/such/axe.msh"), &mut stores);
         assert!(message.contains("axe.msh") && message.contains("cannot read"), "{message}");
         assert_eq!(workspace.meshes.len(), 3);

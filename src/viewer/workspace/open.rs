@@ -117,21 +117,36 @@ impl Workspace {
         }
     }
 
-    /// Opens a resource folder (or a folder inside one): lists its model
-    /// configs in [`Self::characters`], to pick one from.
+    /// Opens a resource folder (or a folder inside one): lists its files
+    /// of every kind in [`Self::folder`], model configs first, to open
+    /// from.
     pub fn open_folder(&mut self, path: &Path) {
         let Some(folder) = ResourceFolder::around(path) else {
             return self
                 .problems
                 .push(format!("{}: not in a resource folder (no model, mesh, animation, ... folder)", path.display()));
         };
-        self.characters = folder
-            .files(ResourceKind::Model)
+        let kinds = [
+            (ResourceKind::Model, &["txt"][..]),
+            (ResourceKind::Mesh, &["msh", "cms"]),
+            (ResourceKind::Animation, &["ani"]),
+            (ResourceKind::Skeleton, &["skl"]),
+            (ResourceKind::Material, &["txt"]),
+            (ResourceKind::Texture, &["dds"]),
+        ];
+        let of_kind = |kind: ResourceKind, extensions: &[&str]| {
+            let files = folder.files(kind).into_iter();
+            let known =
+                |p: &PathBuf| p.extension().is_some_and(|e| extensions.iter().any(|x| e.eq_ignore_ascii_case(x)));
+            (kind, files.filter(known).collect::<Vec<_>>())
+        };
+        self.folder = kinds
             .into_iter()
-            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")))
+            .map(|(kind, extensions)| of_kind(kind, extensions))
+            .filter(|(_, f)| !f.is_empty())
             .collect();
-        if self.characters.is_empty() {
-            self.problems.push(format!("{}: its model folder holds no configs", folder.root.display()));
+        if self.folder.is_empty() {
+            self.problems.push(format!("{}: holds no file of the game's kinds", folder.root.display()));
         }
     }
 
