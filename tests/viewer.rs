@@ -152,17 +152,39 @@ fn offscreen_captures_show_the_walk_moving_in_the_middle_of_the_stage() {
 #[test]
 fn the_bundled_character_is_drawn_textured_and_walks() {
     let dir = tempfile::tempdir().unwrap();
-    let mut pictures = Vec::new();
-    for at in ["0", "500"] {
-        let png = dir.path().join(format!("character-{at}.png"));
-        assert_success(&viewer(&[&"--screenshot", &png, &"--at-ms", &at, &"--size", &"960x600"]));
-        let picture = Picture::read(&png);
-        let (blue, yellow) = picture.shirt_pixels();
-        assert!(blue > 400 && yellow > 400, "at {at} ms the shirt shows {blue} blue and {yellow} yellow pixels");
-        pictures.push(picture);
-    }
-    let differing = pictures[0].pixels.iter().zip(&pictures[1].pixels).filter(|(a, b)| a != b).count();
+    let differing = shirt_at_two_instants(dir.path(), &[], ["0", "500"]);
     assert!(differing > 3000, "0 ms and 500 ms differ in only {differing} bytes");
+}
+
+/// Captures the files `opened` (the bundled sample when none) at two
+/// instants with the panels hidden, checks that the bundled texture's shirt
+/// shows in each, and returns how many bytes of the two pictures differ.
+fn shirt_at_two_instants(dir: &Path, opened: &[&dyn AsRef<std::ffi::OsStr>], times: [&str; 2]) -> usize {
+    let pictures: Vec<Picture> = times
+        .iter()
+        .map(|at| {
+            let png = dir.join(format!("shirt-{at}.png"));
+            let args: [&dyn AsRef<std::ffi::OsStr>; 9] =
+                [&"--screenshot", &png, &"--at-ms", at, &"--size", &"960x600", &"--panels", &"none", &"--look"];
+            assert_success(&viewer(&[opened, &args[..], &[&"lit"]].concat()));
+            let picture = Picture::read(&png);
+            let (blue, yellow) = picture.shirt_pixels();
+            assert!(blue > 400 && yellow > 400, "at {at} ms the shirt shows {blue} blue and {yellow} yellow pixels");
+            picture
+        })
+        .collect();
+    pictures[0].pixels.iter().zip(&pictures[1].pixels).filter(|(a, b)| a != b).count()
+}
+
+/// A copy of the bundled resource folder with a static model config (no
+/// skeleton) showing the bundled body: the folder and the config.
+fn statue(dir: &Path) -> (PathBuf, PathBuf) {
+    let resource = dir.join("resource");
+    common::copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource"), &resource);
+    let statue = resource.join("model/staticmodel/statue.txt");
+    std::fs::create_dir_all(statue.parent().unwrap()).unwrap();
+    std::fs::write(&statue, "#MODEL_CFG\n#MESH_LIST\nbiped_body\n#MESH_LIST_END\n#MODEL_END\n").unwrap();
+    (resource, statue)
 }
 
 /// A model config with no skeleton (a map, a prop, a weapon on a stand)
@@ -171,11 +193,7 @@ fn the_bundled_character_is_drawn_textured_and_walks() {
 #[test]
 fn a_static_model_and_a_lone_mesh_are_drawn_without_a_skeleton() {
     let dir = tempfile::tempdir().unwrap();
-    let resource = dir.path().join("resource");
-    common::copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource"), &resource);
-    let statue = resource.join("model/staticmodel/statue.txt");
-    std::fs::create_dir_all(statue.parent().unwrap()).unwrap();
-    std::fs::write(&statue, "#MODEL_CFG\n#MESH_LIST\nbiped_body\n#MESH_LIST_END\n#MODEL_END\n").unwrap();
+    let (resource, statue) = statue(dir.path());
     for (what, file) in [("static model", statue), ("lone mesh", resource.join("mesh/biped_body.msh"))] {
         let png = dir.path().join("static.png");
         assert_success(&viewer(&[&file, &"--screenshot", &png, &"--size", &"960x600"]));
@@ -205,26 +223,11 @@ fn the_game_look_outlines_the_character() {
 #[test]
 fn a_scrolling_texture_moves_between_two_captures() {
     let dir = tempfile::tempdir().unwrap();
-    let resource = dir.path().join("resource");
-    common::copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource"), &resource);
+    let (resource, statue) = statue(dir.path());
     let script = resource.join("material/biped_body.txt");
     let text = std::fs::read_to_string(&script).unwrap();
     std::fs::write(&script, text.replace("tex_coord_set 0", "tex_coord_set 0\n\t\t\t\tscroll_anim 0.5 0")).unwrap();
-    let statue = resource.join("model/staticmodel/statue.txt");
-    std::fs::create_dir_all(statue.parent().unwrap()).unwrap();
-    std::fs::write(&statue, "#MODEL_CFG\n#MESH_LIST\nbiped_body\n#MESH_LIST_END\n#MODEL_END\n").unwrap();
-    let mut pictures = Vec::new();
-    for at in ["0", "250"] {
-        let png = dir.path().join(format!("statue-{at}.png"));
-        let args: [&dyn AsRef<std::ffi::OsStr>; 8] =
-            [&statue, &"--screenshot", &png, &"--at-ms", &at, &"--size", &"960x600", &"--panels"];
-        assert_success(&viewer(&[&args[..], &[&"none"]].concat()));
-        let picture = Picture::read(&png);
-        let (blue, yellow) = picture.shirt_pixels();
-        assert!(blue > 400 && yellow > 400, "at {at} ms the shirt shows {blue} blue and {yellow} yellow pixels");
-        pictures.push(picture);
-    }
-    let differing = pictures[0].pixels.iter().zip(&pictures[1].pixels).filter(|(a, b)| a != b).count();
+    let differing = shirt_at_two_instants(dir.path(), &[&statue], ["0", "250"]);
     assert!(differing > 1000, "the texture did not move: {differing} bytes differ");
 }
 
