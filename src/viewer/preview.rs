@@ -44,7 +44,7 @@ pub fn show_previews(
     spawned.iter().for_each(|entity| commands.entity(entity).despawn());
     for (i, preview) in workspace.previews.iter().enumerate() {
         // Cards and balls in a row to the side; collisions where they are.
-        let place = Vec3::new(-(i as f32) * SIZE * 1.5, SIZE * 0.6, 0.0);
+        let place = Vec3::new(-(i as f32 + 1.0) * SIZE * 1.5, SIZE * 0.6, 0.0);
         let spawned = match &preview.shown {
             Some(Shown::Texture(image, aspect)) => {
                 let card = meshes.add(Rectangle::new(SIZE * aspect, SIZE).mesh());

@@ -49,7 +49,7 @@ pub fn files_panel(
                 // Everything wraps to the panel's width: at 1280 x 720 it
                 // is about 200 points.
                 ui.horizontal_wrapped(|ui| {
-                    ui.heading("Animations");
+                    ui.heading("Files");
                     if ui
                         .button("Open…")
                         .on_hover_text("Open .ani, .skl, .msh, .dds, .cms, a model config or a material script")
