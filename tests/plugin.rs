@@ -851,11 +851,16 @@ fn a_static_model_is_drawn_without_a_rig() {
         app.world_mut().spawn(Io3dCharacter::new(server.load("resource/model/staticmodel/statue.txt"))).id();
     let parts = |app: &mut App| app.world_mut().query::<&MeshPart>().iter(app.world()).count();
     run_until(&mut app, "the statue's meshes", |app| parts(app) == 2);
-    let mut skins = app.world_mut().query::<(&SkinnedMesh, &ChildOf)>();
-    for (skin, parent) in skins.iter(app.world()) {
-        assert_eq!(parent.parent(), character);
+    // The parts and, below them, their outline hulls.
+    let mut skins = app.world_mut().query::<(&SkinnedMesh, &ChildOf, Has<MeshPart>)>();
+    for (skin, parent, part) in skins.iter(app.world()) {
+        if part {
+            assert_eq!(parent.parent(), character);
+        }
         assert!(skin.joints.iter().all(|&joint| joint == character), "at bind pose on the entity");
     }
+    let mut hulls = app.world_mut().query_filtered::<&ChildOf, With<bevy_io3d::plugin::character::OutlineHull>>();
+    assert_eq!(hulls.iter(app.world()).count(), 2, "the script's outline pass: a hull a part");
     assert!(app.world().get::<AniPlayer>(character).is_none(), "nothing to play");
 }
 

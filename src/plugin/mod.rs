@@ -148,7 +148,8 @@ impl Plugin for Io3dPlugin {
                         .after(rig::spawn_rigs)
                         .in_set(Io3dSystems::Spawn)
                         // Apps without Bevy's meshes only animate.
-                        .run_if(resource_exists::<Assets<SkinnedMeshInverseBindposes>>),
+                        .run_if(resource_exists::<Assets<SkinnedMeshInverseBindposes>>)
+                        .run_if(resource_exists::<Assets<bevy::pbr::StandardMaterial>>),
                     binder::bind_players.in_set(Io3dSystems::Bind),
                     playback::advance_players.in_set(Io3dSystems::Advance),
                     playback::pose_players.in_set(Io3dSystems::Pose),

@@ -37,9 +37,11 @@ pub use spawn::{Io3dCharacter, MeshPart, RigMeshes};
 pub use texture::{DdsLoader, checker, to_image};
 
 use bevy::app::{App, PostUpdate};
-use bevy::asset::AssetApp;
+use bevy::asset::{AssetApp, Assets};
 use bevy::ecs::schedule::IntoScheduleConfigs;
+use bevy::ecs::schedule::common_conditions::resource_exists;
 use bevy::image::{CompressedImageFormatSupport, CompressedImageFormats};
+use bevy::pbr::StandardMaterial;
 
 use bevy::camera::visibility::VisibilitySystems;
 
@@ -66,7 +68,11 @@ pub(super) fn build(app: &mut App) {
         .register_type::<spawn::SpawnedParts>()
         .add_observer(events::follow_mesh_events)
         .add_systems(PostUpdate, events::show_meshes.after(Io3dSystems::Advance).before(Io3dSystems::Pose))
-        .add_systems(PostUpdate, animate_textures.in_set(Io3dSystems::Pose))
+        // Apps without Bevy's materials only animate.
+        .add_systems(
+            PostUpdate,
+            animate_textures.in_set(Io3dSystems::Pose).run_if(resource_exists::<Assets<StandardMaterial>>),
+        )
         // Skinned meshes' bounds follow the joints written after propagation.
         .configure_sets(PostUpdate, Io3dSystems::WorldPose.before(VisibilitySystems::CalculateBounds));
 }
