@@ -66,6 +66,18 @@ impl Picture {
         (blue, yellow)
     }
 
+    /// Pixels in the collision edges' green.
+    fn green_pixels(&self) -> usize {
+        let mut count = 0;
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let [r, g, b] = self.rgb(x, y);
+                count += usize::from(g > 180 && r < 150 && b < 150);
+            }
+        }
+        count
+    }
+
     /// Pixels black enough to be an outline (the stage's clear colour and
     /// lit surfaces are lighter).
     fn black_pixels(&self) -> usize {
@@ -242,13 +254,7 @@ fn a_texture_a_script_and_a_collision_mesh_open_on_their_own() {
     let unlit_red = "material Red\n{\n diffuse 1 0 0 1\n technique\n {\n  pass\n  {\n   lighting false\n  }\n }\n}\n";
     std::fs::write(&script, unlit_red).unwrap();
     let cms = dir.path().join("floor.cms");
-    let corners = [(-200.0, -200.0), (200.0, -200.0), (200.0, 200.0), (-200.0, 200.0)];
-    let collision = bevy_io3d::format::Collision {
-        positions: corners.iter().map(|&(x, z)| glam::Vec3::new(x, 0.0, z)).collect(),
-        indices: vec![0, 1, 2, 0, 2, 3],
-        trailing: Vec::new(),
-    };
-    std::fs::write(&cms, collision.to_bytes().unwrap()).unwrap();
+    std::fs::write(&cms, floor().to_bytes().unwrap()).unwrap();
     let count = |png: &Path, test: fn([u8; 3]) -> bool| {
         let picture = Picture::read(png);
         (0..picture.height)
@@ -265,8 +271,36 @@ fn a_texture_a_script_and_a_collision_mesh_open_on_their_own() {
     assert!(blue > 400 && yellow > 400, "the texture's stripes: {blue} blue and {yellow} yellow pixels");
     let red = count(&shot(&script, "script.png"), |[r, g, b]| r > 200 && g < 40 && b < 40);
     assert!(red > 2000, "the script's red ball covers {red} pixels");
-    let green = count(&shot(&cms, "collision.png"), |[r, g, b]| g > 180 && r < 150 && b < 150);
+    let green = Picture::read(&shot(&cms, "collision.png")).green_pixels();
     assert!(green > 300, "the collision's edges cover {green} pixels");
+}
+
+/// A collision mesh opened alone comes with the model that names it: its
+/// edges over the model.
+#[test]
+fn a_collision_mesh_opens_over_the_model_that_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (resource, statue) = statue(dir.path());
+    let config = "#MODEL_CFG\n#MESH_LIST\nbiped_body\n#MESH_LIST_END\n#COLLISION_MESH\nfloor.cms\n#MODEL_END\n";
+    std::fs::write(&statue, config).unwrap();
+    let cms = resource.join("mesh/floor.cms");
+    std::fs::write(&cms, floor().to_bytes().unwrap()).unwrap();
+    let png = dir.path().join("collision.png");
+    assert_success(&viewer(&[&cms, &"--screenshot", &png, &"--size", &"960x600", &"--panels", &"none"]));
+    let picture = Picture::read(&png);
+    let (blue, yellow) = picture.shirt_pixels();
+    assert!(blue > 150 && yellow > 150, "the model, framed with the floor: {blue} blue and {yellow} yellow pixels");
+    assert!(picture.green_pixels() > 300, "the collision's edges: {} pixels", picture.green_pixels());
+}
+
+/// A square floor 400 units wide, as a collision mesh.
+fn floor() -> bevy_io3d::format::Collision {
+    let corners = [(-200.0, -200.0), (200.0, -200.0), (200.0, 200.0), (-200.0, 200.0)];
+    bevy_io3d::format::Collision {
+        positions: corners.iter().map(|&(x, z)| glam::Vec3::new(x, 0.0, z)).collect(),
+        indices: vec![0, 1, 2, 0, 2, 3],
+        trailing: Vec::new(),
+    }
 }
 
 /// At the smallest size the panels shrink and leave the stage over half

@@ -251,6 +251,7 @@ pub fn draw_stage(
     transforms: Query<&GlobalTransform>,
     mut cameras: Query<(&mut Orbit, &Projection), With<StageCamera>>,
     mesh_bounds: Query<(&Aabb, &GlobalTransform), Framed>,
+    unbounded: Query<(), (With<MeshPart>, Without<Aabb>)>,
 ) {
     let points = rigs.iter().next().map(|bones| bone_points(bones, &transforms)).unwrap_or_default();
     let path: Vec<Vec3> = workspace
@@ -262,7 +263,8 @@ pub fn draw_stage(
     let flat = Quat::from_rotation_x(FRAC_PI_2);
     let cell = grid_cell(cameras.iter().next().map_or(0.0, |(orbit, _)| orbit.distance));
     gizmos.grid(Isometry3d::new(Vec3::new(center.x, 0.0, center.z), flat), UVec2::splat(40), Vec2::splat(cell), GRID);
-    if view.frame_requested {
+    // Meshes whose bounds are not known yet would be left out.
+    if view.frame_requested && unbounded.is_empty() {
         // Meshes reach past the bones (the head above its joint), and a
         // map or a prop has meshes only.
         let corners: Vec<Vec3> = mesh_bounds

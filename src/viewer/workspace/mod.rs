@@ -314,6 +314,11 @@ pub(crate) mod tests {
         assert_eq!(listed(ResourceKind::Mesh), ["biped_body.msh", "biped_sword.msh"]);
         assert_eq!(listed(ResourceKind::Texture), ["biped.dds"]);
         assert_eq!(workspace.folder[0].0, ResourceKind::Model, "configs first");
+        // A skinned mesh opened alone brings the skeleton that has its bones.
+        let mut alone = Workspace::default();
+        alone.open(&[Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource/mesh/biped_body.msh")], &mut stores);
+        assert_eq!(alone.skeleton.as_ref().map(|s| s.origin.name()), Some("biped.skl".to_owned()));
+        assert_eq!(alone.meshes.len(), 1);
         let message = workspace.attach_mesh(Path::new("/no/such/axe.msh"), &mut stores);
         assert!(message.contains("axe.msh") && message.contains("cannot read"), "{message}");
         assert_eq!(workspace.meshes.len(), 3);

@@ -30,12 +30,26 @@ impl Workspace {
     fn open_path(&mut self, path: &Path, stores: &mut Stores) -> bool {
         match std::fs::read(path) {
             Err(error) => self.problems.push(format!("{}: cannot read: {error}", path.display())),
+            // A collision mesh comes with the model it belongs to, if one
+            // in its folder names it and none is shown.
+            Ok(bytes) if bytes.starts_with(b"CMS\0") && self.meshes.is_empty() => {
+                if let Some(owner) = owning_config(path) {
+                    self.open_config(&owner, stores);
+                } else {
+                    self.open_preview(path, &bytes, stores);
+                }
+            }
             Ok(bytes) if self.open_preview(path, &bytes, stores) => {}
             Ok(bytes) if is_config(path, &bytes) => self.open_config(path, stores),
             // A mesh alone is drawn with the script and textures the
             // client would find for it (on the skeleton shown, if any; at
             // its bind pose without one).
             Ok(bytes) if bytes.starts_with(b"MSH\0") => {
+                if self.skeleton.is_none()
+                    && let Some(skeleton) = fitting_skeleton(path, &bytes)
+                {
+                    self.open_path(&skeleton, stores);
+                }
                 self.attach_mesh(path, stores);
             }
             Ok(bytes) if gltf::is_gltf(path, &bytes) => {
@@ -114,6 +128,12 @@ impl Workspace {
         self.meshes.clear();
         for part in &character.meshes {
             self.add_part(part, stores);
+        }
+        // Its collision mesh, over the model.
+        if let Some(collision) = character.collision.as_ref().and_then(|link| link.path.clone())
+            && let Ok(bytes) = std::fs::read(&collision)
+        {
+            self.open_preview(&collision, &bytes, stores);
         }
     }
 
@@ -236,6 +256,32 @@ impl Workspace {
             },
         }
     }
+}
+
+/// The model config in a collision mesh's resource folder that names it.
+fn owning_config(collision: &Path) -> Option<PathBuf> {
+    let folder = ResourceFolder::around(collision)?;
+    let wanted = std::fs::canonicalize(collision).ok()?;
+    let configs = folder.files(ResourceKind::Model).into_iter();
+    configs.filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))).find(|config| {
+        let names = |character: Character| character.collision.and_then(|link| link.path);
+        let found = Character::load(config).ok().and_then(names).and_then(|p| std::fs::canonicalize(p).ok());
+        found.is_some_and(|p| p == wanted)
+    })
+}
+
+/// A skeleton in a skinned mesh's resource folder that has every bone the
+/// mesh is skinned to, as the client matches names.
+fn fitting_skeleton(path: &Path, bytes: &[u8]) -> Option<PathBuf> {
+    let mesh = Mesh::from_bytes(bytes).ok()?;
+    let weights = mesh.weights.as_ref().filter(|_| mesh.is_skinned())?;
+    let names = weights.palette();
+    let folder = ResourceFolder::around(path)?;
+    let skeletons = folder.files(ResourceKind::Skeleton).into_iter();
+    skeletons.filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("skl"))).find(|skl| {
+        let rig = std::fs::read(skl).ok().and_then(|b| Skeleton::from_bytes(&b).ok()).and_then(|s| Rig::new(&s).ok());
+        rig.is_some_and(|rig| names.iter().all(|name| rig.bone(name.c_str()).is_some()))
+    })
 }
 
 fn is_config(path: &Path, bytes: &[u8]) -> bool {
