@@ -230,6 +230,40 @@ fn the_game_look_outlines_the_character() {
     assert!(black[0] > black[1] + 300, "outline pixels: {} with the game look, {} without", black[0], black[1]);
 }
 
+/// The game look toon-shades the character: surfaces turned to the light
+/// show their texture's own colours (ramp x light + ambient reaches 1 with
+/// the game's default light), where lit PBR surfaces are shaded.
+#[test]
+fn the_game_look_toon_shades_lit_faces_in_the_textures_own_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let texture =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource/texture/biped.dds")).unwrap();
+    let texels = bevy_io3d::format::Dds::from_bytes(&texture).unwrap().decode(0);
+    let mut palette: Vec<[u8; 3]> = texels.chunks_exact(4).map(|t| [t[0], t[1], t[2]]).collect();
+    palette.sort();
+    palette.dedup();
+    let mut exact = Vec::new();
+    for look in ["game", "lit"] {
+        let png = dir.path().join(format!("{look}.png"));
+        let args: [&dyn AsRef<std::ffi::OsStr>; 9] =
+            [&"--screenshot", &png, &"--at-ms", &"250", &"--size", &"960x600", &"--panels", &"none", &"--look"];
+        assert_success(&viewer(&[&args[..], &[&look]].concat()));
+        let picture = Picture::read(&png);
+        let near = |c: [u8; 3], t: &[u8; 3]| c.iter().zip(t).all(|(a, b)| a.abs_diff(*b) <= 3);
+        let count = (0..picture.height)
+            .flat_map(|y| (0..picture.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| palette.iter().any(|t| near(picture.rgb(x, y), t)))
+            .count();
+        exact.push(count);
+    }
+    assert!(
+        exact[0] > 1000 && exact[0] > 3 * exact[1],
+        "texels shown as they are: {} toon, {} lit",
+        exact[0],
+        exact[1]
+    );
+}
+
 /// A script's `scroll_anim` moves its texture: two captures of a still
 /// statue at two instants differ, each showing the shirt.
 #[test]

@@ -18,7 +18,7 @@ use super::view::{Look, ViewState};
 use crate::anim::MeshBinding;
 use crate::format::msh;
 use crate::plugin::character::mesh::inverse_bind;
-use crate::plugin::character::{HiddenMeshes, Io3dMaterial, Io3dMesh, MeshPart, OutlineHull, RigMeshes};
+use crate::plugin::character::{HiddenMeshes, Io3dMaterial, Io3dMesh, MeshPart, OutlineHull, RigMeshes, ToonShaded};
 use crate::plugin::{AniClip, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
 
 const TRAIL: Srgba = Srgba::rgb(1.0, 0.35, 0.75);
@@ -60,16 +60,26 @@ pub fn show_meshes(
     }
 }
 
-/// Draws materials as the chosen [`Look`] says: outline hulls shown only
-/// in the game look, every surface unlit in the unlit one (and those whose
-/// script says `lighting false` in any).
+/// Draws materials as the chosen [`Look`] says: toon shading and outline
+/// hulls only in the game look, every surface unlit in the unlit one (and
+/// those whose script says `lighting false` in any).
 pub fn apply_look(
+    mut commands: Commands,
     view: Res<ViewState>,
+    rigs: Query<(Entity, Has<ToonShaded>), With<RigMeshes>>,
     mut hulls: Query<&mut Visibility, With<OutlineHull>>,
     scripts: Res<Assets<Io3dMaterial>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let shown = if view.look == Look::Game { Visibility::Inherited } else { Visibility::Hidden };
+    let game = view.look == Look::Game;
+    for (rig, shaded) in &rigs {
+        match (game, shaded) {
+            (true, false) => drop(commands.entity(rig).insert(ToonShaded::default())),
+            (false, true) => drop(commands.entity(rig).remove::<ToonShaded>()),
+            _ => {}
+        }
+    }
+    let shown = if game { Visibility::Inherited } else { Visibility::Hidden };
     for mut visibility in &mut hulls {
         visibility.set_if_neq(shown);
     }

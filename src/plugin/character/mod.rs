@@ -14,6 +14,7 @@
 //! | [`spawn`] | [`Io3dCharacter`], [`RigMeshes`] (equipment) and the systems that skin them |
 //! | [`events`] | the client's mesh events (`hide_mesh`, `show_mesh`, `hide_weapon`, `show_weapon`) on a rig's meshes |
 //! | [`outline`] | the outline pass as an inverted hull a mesh part carries |
+//! | [`toon`] | the toon pass as a material, on the rigs that ask for it |
 
 pub mod assets;
 pub mod direct;
@@ -24,6 +25,7 @@ pub mod outline;
 pub mod paths;
 pub mod spawn;
 pub mod texture;
+pub mod toon;
 
 pub use assets::{
     AnimationLoading, CmsLoader, Io3dCollision, Io3dMesh, Io3dModel, ModelLoader, ModelLoaderSettings, MshLoader,
@@ -35,6 +37,7 @@ pub use mesh::{inverse_bindposes, submesh_meshes};
 pub use outline::{OutlineHull, Outlines};
 pub use spawn::{Io3dCharacter, MeshPart, RigMeshes};
 pub use texture::{DdsLoader, checker, to_image};
+pub use toon::{ToonMaterial, ToonShaded, ToonShading};
 
 use bevy::app::{App, PostUpdate};
 use bevy::asset::{AssetApp, Assets};
@@ -49,6 +52,12 @@ use super::Io3dSystems;
 
 /// Registers the character assets and types (from `Io3dPlugin::build`).
 pub(super) fn build(app: &mut App) {
+    // Toon shading draws, so it needs Bevy's renderer.
+    if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
+        bevy::asset::embedded_asset!(app, "toon.wgsl");
+        app.add_plugins(bevy::pbr::MaterialPlugin::<ToonMaterial>::default())
+            .add_systems(PostUpdate, toon::apply_toon.after(Io3dSystems::Spawn).before(Io3dSystems::Bind));
+    }
     app.init_asset::<Io3dMesh>()
         .init_asset::<Io3dCollision>()
         .init_asset::<Io3dMaterial>()
@@ -63,6 +72,8 @@ pub(super) fn build(app: &mut App) {
         .register_type::<OutlineHull>()
         .init_resource::<Outlines>()
         .init_resource::<TextureClock>()
+        .init_resource::<toon::ToonMaterials>()
+        .register_type::<ToonShaded>()
         .register_type::<TextureClock>()
         .register_type::<spawn::DressedFrom>()
         .register_type::<spawn::SpawnedParts>()

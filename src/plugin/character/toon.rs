@@ -1,0 +1,147 @@
+//! The toon shading of the game's characters (`AnimateToonShade`) on a
+//! rig's meshes, where a game asks for it with [`ToonShaded`]: each part's
+//! `StandardMaterial` is swapped for a [`ToonMaterial`] over the same
+//! surface (texture, colours, blend, culling, texture animation), and
+//! back when the component goes.
+//!
+//! What the client does, as far as its source tells: the light's toon
+//! ramp, looked up by how far the surface turns to the light, times the
+//! light's diffuse colour, plus its ambient, times the surface colour
+//! (`(ramp x diffuse + ambient) x texture`), in sRGB values. The ramp
+//! images (`toongray.dds`) are not public: [`ToonShading`] holds two
+//! levels and the turn where one gives way to the other, a reading
+//! (`docs/material.md`). The skin colour the client puts where a
+//! texture's alpha is low (race tables) is not drawn.
+
+use std::collections::HashMap;
+
+use bevy::asset::{Asset, AssetEvent, AssetId, Assets, Handle};
+use bevy::ecs::prelude::*;
+use bevy::math::Vec4;
+use bevy::pbr::{ExtendedMaterial, MaterialExtension, MeshMaterial3d, StandardMaterial};
+use bevy::reflect::{Reflect, std_traits::ReflectDefault};
+use bevy::render::render_resource::{AsBindGroup, ShaderType};
+use bevy::shader::ShaderRef;
+
+use super::spawn::{MeshPart, SpawnedParts};
+
+/// A part's material, toon-shaded.
+pub type ToonMaterial = ExtendedMaterial<StandardMaterial, ToonShading>;
+
+/// Where the shader is embedded.
+pub const SHADER: &str = "embedded://bevy_io3d/plugin/character/toon.wgsl";
+
+/// The light a toon surface is shaded by, in sRGB values from 0 to 1, and
+/// its ramp.
+#[derive(Asset, AsBindGroup, Reflect, Debug, Clone, PartialEq)]
+pub struct ToonShading {
+    /// The light.
+    #[uniform(100)]
+    pub light: ToonLight,
+}
+
+/// The uniform of [`ToonShading`].
+#[derive(ShaderType, Reflect, Debug, Clone, Copy, PartialEq)]
+pub struct ToonLight {
+    /// The ambient colour (the game's default is 127 of 255).
+    pub ambient: Vec4,
+    /// The light's diffuse colour (the game's default is 127 of 255).
+    pub diffuse: Vec4,
+    /// x: the ramp in shade, y: lit, z: the cosine of the turn to the
+    /// light where shade gives way to light.
+    pub ramp: Vec4,
+}
+
+impl Default for ToonShading {
+    /// The game's default light (ambient and diffuse both 127 of 255) and
+    /// a ramp of two levels, half light in shade.
+    fn default() -> Self {
+        let grey = Vec4::new(127.0 / 255.0, 127.0 / 255.0, 127.0 / 255.0, 1.0);
+        Self { light: ToonLight { ambient: grey, diffuse: grey, ramp: Vec4::new(0.5, 1.0, 0.0, 0.0) } }
+    }
+}
+
+impl MaterialExtension for ToonShading {
+    fn fragment_shader() -> ShaderRef {
+        SHADER.into()
+    }
+}
+
+/// Put on a rig (an entity with `RigMeshes`) to draw its meshes
+/// toon-shaded; remove it to go back to `StandardMaterial`s.
+#[derive(Component, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Component, Default)]
+pub struct ToonShaded(pub ToonShading);
+
+/// The `StandardMaterial` a toon-shaded part had, to go back to.
+#[derive(Component, Debug, Clone)]
+pub struct ToonOf(Handle<StandardMaterial>);
+
+/// The toon materials made so far, by the surface and light they stand for.
+#[derive(Resource, Debug, Default)]
+pub struct ToonMaterials(HashMap<AssetId<StandardMaterial>, Vec<(ToonShading, Handle<ToonMaterial>)>>);
+
+/// Swaps the parts of rigs with [`ToonShaded`] to toon materials and back,
+/// and keeps each toon material's surface in step with its
+/// `StandardMaterial` (texture animation, the viewer's looks).
+pub fn apply_toon(
+    mut commands: Commands,
+    mut cache: ResMut<ToonMaterials>,
+    mut events: MessageReader<AssetEvent<StandardMaterial>>,
+    standard: Res<Assets<StandardMaterial>>,
+    mut toon: ResMut<Assets<ToonMaterial>>,
+    rigs: Query<(&SpawnedParts, Option<&ToonShaded>)>,
+    parts: Query<(Option<&MeshMaterial3d<StandardMaterial>>, Option<&ToonOf>), With<MeshPart>>,
+) {
+    for event in events.read() {
+        if let AssetEvent::Modified { id } = event
+            && let (Some(made), Some(surface)) = (cache.0.get(id), standard.get(*id))
+        {
+            for (_, handle) in made {
+                if let Some(mut material) = toon.get_mut(handle) {
+                    material.base = surface.clone();
+                }
+            }
+        }
+    }
+    for (spawned, shaded) in &rigs {
+        for &part in spawned.parts() {
+            let Ok((plain, swapped)) = parts.get(part) else { continue };
+            match (shaded, plain, swapped) {
+                (Some(ToonShaded(shading)), Some(plain), None) => {
+                    let Some(surface) = standard.get(&plain.0) else { continue };
+                    let handle = cache.material(&mut toon, &plain.0, surface, shading);
+                    let back = ToonOf(plain.0.clone());
+                    commands
+                        .entity(part)
+                        .remove::<MeshMaterial3d<StandardMaterial>>()
+                        .insert((MeshMaterial3d(handle), back));
+                }
+                (None, _, Some(ToonOf(plain))) => {
+                    let back = MeshMaterial3d(plain.clone());
+                    commands.entity(part).remove::<(MeshMaterial3d<ToonMaterial>, ToonOf)>().insert(back);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+impl ToonMaterials {
+    /// The toon material over `surface` lit by `shading`, made once.
+    fn material(
+        &mut self,
+        toon: &mut Assets<ToonMaterial>,
+        plain: &Handle<StandardMaterial>,
+        surface: &StandardMaterial,
+        shading: &ToonShading,
+    ) -> Handle<ToonMaterial> {
+        let made = self.0.entry(plain.id()).or_default();
+        if let Some((_, handle)) = made.iter().find(|(s, _)| s == shading) {
+            return handle.clone();
+        }
+        let handle = toon.add(ToonMaterial { base: surface.clone(), extension: shading.clone() });
+        made.push((shading.clone(), handle.clone()));
+        handle
+    }
+}
