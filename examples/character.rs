@@ -10,7 +10,7 @@
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use bevy_io3d::plugin::GameFilesPlugin;
-use bevy_io3d::plugin::character::Io3dMesh;
+use bevy_io3d::plugin::character::{Io3dMesh, ToonShaded};
 use bevy_io3d::prelude::*;
 
 fn main() {
@@ -46,7 +46,8 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     // spot instead (the game moves the character by its root motion).
     let walk = AniPlayer::new(assets.load("resource/animation/biped_walk_4002.ani")).with_in_place(true);
     let entity = commands
-        .spawn((Io3dCharacter::new(assets.load("resource/model/animodel/biped.txt")), walk))
+        // Drawn as the game draws it: toon-shaded, with the scripts' outlines.
+        .spawn((Io3dCharacter::new(assets.load("resource/model/animodel/biped.txt")), walk, ToonShaded::default()))
         .observe(|event: On<AniEventFired>| {
             // A game plays `event.sub_info` for a `motion_sound`, and so on.
             println!("{:>7.1} ms  {:?}  {}", event.time_ms, event.event_kind, event.sub_info);

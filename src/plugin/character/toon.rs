@@ -81,6 +81,9 @@ pub struct ToonOf(Handle<StandardMaterial>);
 #[derive(Resource, Debug, Default)]
 pub struct ToonMaterials(HashMap<AssetId<StandardMaterial>, Vec<(ToonShading, Handle<ToonMaterial>)>>);
 
+/// A part's plain material, and the one it goes back to when toon-shaded.
+type PartMaterial = (Option<&'static MeshMaterial3d<StandardMaterial>>, Option<&'static ToonOf>);
+
 /// Swaps the parts of rigs with [`ToonShaded`] to toon materials and back,
 /// and keeps each toon material's surface in step with its
 /// `StandardMaterial` (texture animation, the viewer's looks).
@@ -91,7 +94,7 @@ pub fn apply_toon(
     standard: Res<Assets<StandardMaterial>>,
     mut toon: ResMut<Assets<ToonMaterial>>,
     rigs: Query<(&SpawnedParts, Option<&ToonShaded>)>,
-    parts: Query<(Option<&MeshMaterial3d<StandardMaterial>>, Option<&ToonOf>), With<MeshPart>>,
+    parts: Query<PartMaterial, With<MeshPart>>,
 ) {
     for event in events.read() {
         if let AssetEvent::Modified { id } = event
