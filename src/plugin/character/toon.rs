@@ -10,8 +10,9 @@
 //! (`(ramp x diffuse + ambient) x texture`), in sRGB values. The ramp
 //! images (`toongray.dds`) are not public: [`ToonShading`] holds two
 //! levels and the turn where one gives way to the other, a reading
-//! (`docs/material.md`). The skin colour the client puts where a
-//! texture's alpha is low (race tables) is not drawn.
+//! (`docs/material.md`). The skin colour the client puts where a skin
+//! texture's alpha is low comes from the game's race tables: a game gives
+//! it with [`ToonShading::with_skin`] for its skin materials.
 
 use std::collections::HashMap;
 
@@ -24,6 +25,7 @@ use bevy::render::render_resource::{AsBindGroup, ShaderType};
 use bevy::shader::ShaderRef;
 
 use super::spawn::{MeshPart, SpawnedParts};
+use crate::resource::name_key;
 
 /// A part's material, toon-shaded.
 pub type ToonMaterial = ExtendedMaterial<StandardMaterial, ToonShading>;
@@ -50,15 +52,42 @@ pub struct ToonLight {
     /// x: the ramp in shade, y: lit, z: the cosine of the turn to the
     /// light where shade gives way to light.
     pub ramp: Vec4,
+    /// The skin colour a skin material shows where its texture's alpha is
+    /// low (the client's race colour), used when `w` is 1.
+    pub skin: Vec4,
 }
 
 impl Default for ToonShading {
-    /// The game's default light (ambient and diffuse both 127 of 255) and
-    /// a ramp of two levels, half light in shade.
+    /// The game's default light (ambient and diffuse both 127 of 255), a
+    /// ramp of two levels (half light in shade), no skin colour.
     fn default() -> Self {
-        let grey = Vec4::new(127.0 / 255.0, 127.0 / 255.0, 127.0 / 255.0, 1.0);
-        Self { light: ToonLight { ambient: grey, diffuse: grey, ramp: Vec4::new(0.5, 1.0, 0.0, 0.0) } }
+        let grey = rgb(127, 127, 127);
+        let ramp = Vec4::new(0.5, 1.0, 0.0, 0.0);
+        Self { light: ToonLight { ambient: grey, diffuse: grey, ramp, skin: Vec4::ZERO } }
     }
+}
+
+impl ToonShading {
+    /// The character select screen's light: ambient (196, 185, 185),
+    /// diffuse (191, 142, 111).
+    pub fn character_select() -> Self {
+        let mut shading = Self::default();
+        (shading.light.ambient, shading.light.diffuse) = (rgb(196, 185, 185), rgb(191, 142, 111));
+        shading
+    }
+
+    /// The same shading for a skin material: `color` (sRGB bytes, from the
+    /// game's race tables, such as (242, 209, 140)) where the texture's
+    /// alpha is low.
+    pub fn with_skin(mut self, color: [u8; 3]) -> Self {
+        self.light.skin = rgb(color[0], color[1], color[2]);
+        self
+    }
+}
+
+/// An sRGB colour from bytes, with w = 1.
+fn rgb(r: u8, g: u8, b: u8) -> Vec4 {
+    Vec4::new(f32::from(r) / 255.0, f32::from(g) / 255.0, f32::from(b) / 255.0, 1.0)
 }
 
 impl MaterialExtension for ToonShading {
@@ -71,7 +100,27 @@ impl MaterialExtension for ToonShading {
 /// toon-shaded; remove it to go back to `StandardMaterial`s.
 #[derive(Component, Debug, Clone, Default, PartialEq, Reflect)]
 #[reflect(Component, Default)]
-pub struct ToonShaded(pub ToonShading);
+pub struct ToonShaded {
+    /// The light and the ramp.
+    pub shading: ToonShading,
+    /// The skin colour (sRGB bytes, from the game's race tables) and the
+    /// meshes that are skin, by name as mesh events name them (without
+    /// case or `.msh`): they show the colour where their texture's alpha
+    /// is low.
+    pub skin: Option<([u8; 3], Vec<String>)>,
+}
+
+impl ToonShaded {
+    /// The shading of the mesh named `mesh`.
+    fn of(&self, mesh: &str) -> ToonShading {
+        match &self.skin {
+            Some((color, skin)) if skin.iter().any(|s| name_key(s, ".msh") == name_key(mesh, ".msh")) => {
+                self.shading.clone().with_skin(*color)
+            }
+            _ => self.shading.clone(),
+        }
+    }
+}
 
 /// The `StandardMaterial` a toon-shaded part had, to go back to.
 #[derive(Component, Debug, Clone)]
@@ -82,7 +131,7 @@ pub struct ToonOf(Handle<StandardMaterial>);
 pub struct ToonMaterials(HashMap<AssetId<StandardMaterial>, Vec<(ToonShading, Handle<ToonMaterial>)>>);
 
 /// A part's plain material, and the one it goes back to when toon-shaded.
-type PartMaterial = (Option<&'static MeshMaterial3d<StandardMaterial>>, Option<&'static ToonOf>);
+type PartMaterial = (&'static MeshPart, Option<&'static MeshMaterial3d<StandardMaterial>>, Option<&'static ToonOf>);
 
 /// Swaps the parts of rigs with [`ToonShaded`] to toon materials and back,
 /// and keeps each toon material's surface in step with its
@@ -109,11 +158,11 @@ pub fn apply_toon(
     }
     for (spawned, shaded) in &rigs {
         for &part in spawned.parts() {
-            let Ok((plain, swapped)) = parts.get(part) else { continue };
+            let Ok((tag, plain, swapped)) = parts.get(part) else { continue };
             match (shaded, plain, swapped) {
-                (Some(ToonShaded(shading)), Some(plain), None) => {
+                (Some(shaded), Some(plain), None) => {
                     let Some(surface) = standard.get(&plain.0) else { continue };
-                    let handle = cache.material(&mut toon, &plain.0, surface, shading);
+                    let handle = cache.material(&mut toon, &plain.0, surface, &shaded.of(&tag.name));
                     let back = ToonOf(plain.0.clone());
                     commands
                         .entity(part)
@@ -146,5 +195,21 @@ impl ToonMaterials {
         let handle = toon.add(ToonMaterial { base: surface.clone(), extension: shading.clone() });
         made.push((shading.clone(), handle.clone()));
         handle
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skin_meshes_get_the_skin_colour_and_the_select_screen_its_light() {
+        let skin = Some(([242, 209, 140], vec!["Body".to_owned()]));
+        let shaded = ToonShaded { shading: ToonShading::default(), skin };
+        let colour = Vec4::new(242.0 / 255.0, 209.0 / 255.0, 140.0 / 255.0, 1.0);
+        assert_eq!(shaded.of("body.MSH").light.skin, colour, "named without case or extension");
+        assert_eq!(shaded.of("sword").light.skin, Vec4::ZERO, "other meshes show no skin");
+        let select = ToonShading::character_select().light;
+        assert_eq!((select.ambient.x, select.diffuse.z), (196.0 / 255.0, 111.0 / 255.0));
     }
 }

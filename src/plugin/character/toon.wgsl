@@ -4,7 +4,8 @@
 // the surface's colour (texture times diffuse), in the frame buffer's
 // sRGB values as Direct3D 9 computes them. The ramp images are not
 // public: `ramp` holds two levels and the turn where one gives way to
-// the other.
+// the other. A skin material shows `skin` where its texture's alpha is
+// low (the client's race colour), when `skin.w` is 1.
 
 #import bevy_pbr::{
     pbr_functions::alpha_discard,
@@ -31,6 +32,8 @@ struct Toon {
     diffuse: vec4<f32>,
     // x: the ramp in shade, y: lit, z: the cosine where shade gives way.
     ramp: vec4<f32>,
+    // The skin colour (sRGB), used where w is 1.
+    skin: vec4<f32>,
 }
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(100) var<uniform> toon: Toon;
@@ -46,6 +49,8 @@ fn to_linear(c: vec3<f32>) -> vec3<f32> {
 @fragment
 fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
     var pbr_input = pbr_input_from_standard_material(in, is_front);
+    // The texture's alpha, before an opaque material's is set to 1.
+    let coverage = pbr_input.material.base_color.a;
     pbr_input.material.base_color = alpha_discard(pbr_input.material, pbr_input.material.base_color);
 #ifdef PREPASS_PIPELINE
     let out = deferred_output(in, pbr_input);
@@ -58,7 +63,11 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
     let ramp = select(toon.ramp.x, toon.ramp.y, turn > toon.ramp.z);
     let light = min(toon.ambient.rgb + toon.diffuse.rgb * ramp, vec3(1.0));
     let base = pbr_input.material.base_color;
-    out.color = vec4(to_linear(to_srgb(base.rgb) * light), base.a);
+    var surface = to_srgb(base.rgb);
+    if toon.skin.w > 0.5 {
+        surface = mix(toon.skin.rgb, surface, coverage);
+    }
+    out.color = vec4(to_linear(surface * light), base.a);
     out.color = main_pass_post_lighting_processing(pbr_input, out.color);
 #endif
     return out;
