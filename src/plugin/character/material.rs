@@ -31,11 +31,8 @@ pub fn to_standard_material(material: &Material, texture: Option<Handle<Image>>)
     let surface = Surface::of(material);
     let [r, g, b, a] = surface.base_color;
     let [er, eg, eb] = surface.emissive;
-    let (double_sided, cull_mode) = match surface.faces {
-        Faces::Both => (true, None),
-        Faces::Back => (false, Some(Face::Front)),
-        Faces::Front => (false, Some(Face::Back)),
-    };
+    let cull_mode = culled(surface.faces);
+    let double_sided = cull_mode.is_none();
     StandardMaterial {
         base_color: Color::srgba(r, g, b, a),
         base_color_texture: texture,
@@ -58,6 +55,16 @@ pub fn to_standard_material(material: &Material, texture: Option<Handle<Image>>)
         double_sided,
         cull_mode,
         ..StandardMaterial::default()
+    }
+}
+
+/// The faces Bevy culls so that `faces` are drawn (meshes load with their
+/// winding swapped with the axes, so the script's sides hold).
+pub fn culled(faces: Faces) -> Option<Face> {
+    match faces {
+        Faces::Both => None,
+        Faces::Back => Some(Face::Front),
+        Faces::Front => Some(Face::Back),
     }
 }
 

@@ -5,7 +5,7 @@
 //! The client pushes in its vertex shader by an amount that grows with the
 //! field of view over the viewport's width, so `OutLineThickness` is about
 //! a width in pixels at any distance. This draws the hull as a mesh pushed
-//! by a fixed amount in the model's units ([`UNITS_PER_PIXEL`] a unit of
+//! by a fixed amount in the model's units ([`UNITS_PER_THICKNESS`] a unit of
 //! thickness), right at the distance a character is usually seen from;
 //! farther away the line thins, closer it thickens (`docs/material.md`).
 
@@ -17,16 +17,16 @@ use bevy::ecs::prelude::*;
 use bevy::mesh::{Mesh, VertexAttributeValues};
 use bevy::pbr::StandardMaterial;
 use bevy::reflect::{Reflect, std_traits::ReflectDefault};
-use bevy::render::render_resource::Face;
 
-use crate::surface::{Faces, Outline};
+use super::material::culled;
+use crate::surface::Outline;
 
 /// Model units a unit of `OutLineThickness` pushes the hull. The game's
 /// scripts say 0.6 and the game shows a line one to two pixels wide on a
 /// character filling a third of a 768-line screen: about 1.5 units, so
 /// 2.5 units a unit of thickness. The client's exact push is in shader
 /// files that are not public; this is the closest reading.
-pub const UNITS_PER_PIXEL: f32 = 2.5;
+pub const UNITS_PER_THICKNESS: f32 = 2.5;
 
 /// Marks the outline hull of a mesh part (a child of the part, so that it
 /// shows and hides with it).
@@ -46,7 +46,7 @@ impl Outlines {
     /// The hull of `part` for `outline`, made once (none for a part
     /// without normals).
     pub fn hull(&mut self, meshes: &mut Assets<Mesh>, part: &Handle<Mesh>, outline: &Outline) -> Option<Handle<Mesh>> {
-        let push = outline.thickness * UNITS_PER_PIXEL;
+        let push = outline.thickness * UNITS_PER_THICKNESS;
         let key = (part.id(), push.to_bits());
         let made = self.hulls.entry(key).or_insert_with(|| {
             let hull = pushed_out(meshes.get(part)?, push)?;
@@ -67,11 +67,7 @@ impl Outlines {
         let material = || StandardMaterial {
             base_color: Color::srgba(r, g, b, a),
             unlit: true,
-            cull_mode: match faces {
-                Faces::Back => Some(Face::Front),
-                Faces::Front => Some(Face::Back),
-                Faces::Both => None,
-            },
+            cull_mode: culled(faces),
             ..StandardMaterial::default()
         };
         self.materials.entry(key).or_insert_with(|| materials.add(material())).clone()

@@ -133,9 +133,13 @@ pub struct ToonMaterials(HashMap<AssetId<StandardMaterial>, Vec<(ToonShading, Ha
 /// A part's plain material, and the one it goes back to when toon-shaded.
 type PartMaterial = (&'static MeshPart, Option<&'static MeshMaterial3d<StandardMaterial>>, Option<&'static ToonOf>);
 
+/// Rigs whose parts or shading changed.
+type Reshaded = Or<(Changed<SpawnedParts>, Changed<ToonShaded>)>;
+
 /// Swaps the parts of rigs with [`ToonShaded`] to toon materials and back,
 /// and keeps each toon material's surface in step with its
 /// `StandardMaterial` (texture animation, the viewer's looks).
+#[allow(clippy::too_many_arguments)] // A system: one parameter a store it touches.
 pub fn apply_toon(
     mut commands: Commands,
     mut cache: ResMut<ToonMaterials>,
@@ -143,6 +147,8 @@ pub fn apply_toon(
     standard: Res<Assets<StandardMaterial>>,
     mut toon: ResMut<Assets<ToonMaterial>>,
     rigs: Query<(&SpawnedParts, Option<&ToonShaded>)>,
+    touched: Query<Entity, Reshaded>,
+    mut unshaded: RemovedComponents<ToonShaded>,
     parts: Query<PartMaterial, With<MeshPart>>,
 ) {
     for event in events.read() {
@@ -156,7 +162,11 @@ pub fn apply_toon(
             }
         }
     }
-    for (spawned, shaded) in &rigs {
+    // Only rigs whose parts or shading changed: the others are as wanted.
+    let mut changed: Vec<Entity> = touched.iter().chain(unshaded.read()).collect();
+    changed.sort_unstable();
+    changed.dedup();
+    for (spawned, shaded) in changed.into_iter().filter_map(|rig| rigs.get(rig).ok()) {
         for &part in spawned.parts() {
             let Ok((tag, plain, swapped)) = parts.get(part) else { continue };
             match (shaded, plain, swapped) {
