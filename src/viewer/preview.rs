@@ -5,7 +5,7 @@
 
 use bevy::asset::Assets;
 use bevy::camera::primitives::Aabb;
-use bevy::color::{Color, Srgba};
+use bevy::color::Srgba;
 use bevy::ecs::prelude::*;
 use bevy::gizmos::gizmos::Gizmos;
 use bevy::math::primitives::{Rectangle, Sphere};
@@ -52,7 +52,7 @@ pub fn show_previews(
                     base_color_texture: Some(image.clone()),
                     unlit: true,
                     cull_mode: None,
-                    ..default_material()
+                    ..StandardMaterial::default()
                 };
                 // Facing -Z, where the camera starts.
                 let turned =
@@ -75,10 +75,6 @@ pub fn show_previews(
         }
     }
     view.frame_requested = true;
-}
-
-fn default_material() -> StandardMaterial {
-    StandardMaterial { base_color: Color::WHITE, ..StandardMaterial::default() }
 }
 
 /// Draws each collision mesh's triangle edges.
