@@ -16,6 +16,7 @@ pub mod msh;
 pub mod place;
 pub mod rotation;
 pub mod skl;
+pub mod sniff;
 pub mod string;
 pub mod write;
 
@@ -35,5 +36,6 @@ pub use msh::{ControlPoint, Mesh, MshError, MshLayout, Submesh, VertexArray, Ver
 pub use place::Place;
 pub use rotation::PackedRotation;
 pub use skl::{Bone, Hierarchy, HierarchyError, HierarchyProblem, Skeleton, SklError, SklLayout};
+pub use sniff::{Magic, sniff};
 pub use string::FileString;
 pub use write::{WriteError, WriteProblem};

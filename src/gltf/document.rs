@@ -76,7 +76,7 @@ impl GltfDocument {
 /// its error says so.
 pub fn is_gltf(path: &Path, bytes: &[u8]) -> bool {
     let extension = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"));
-    bytes.starts_with(b"glTF") || extension
+    crate::format::sniff(bytes) == Some(crate::format::Magic::Glb) || extension
 }
 
 /// An animation's name, or `animation N`.

@@ -10,7 +10,7 @@ use bevy_io3d::check::{
     Finding, Severity, check_ani, check_character, check_cms, check_dds, check_material, check_mesh_scripts, check_msh,
     check_skl, group, unreadable,
 };
-use bevy_io3d::format::{ModelConfig, Skeleton};
+use bevy_io3d::format::{BinaryKind, Magic, ModelConfig, Skeleton, sniff};
 use bevy_io3d::resource::{Character, ResourceFolder, ResourceKind, text_kind};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -255,11 +255,11 @@ fn lint_file(path: &Path, skeleton: Option<&Skeleton>, named: bool) -> Vec<FileF
         Ok(bytes) => bytes,
         Err(error) => return in_file(vec![unreadable(0, format!("cannot read: {error}"))]),
     };
-    match bytes.get(..4) {
-        Some(b"SKL\0") => in_file(check_skl(&bytes)),
-        Some(b"MSH\0") => in_file(check_msh(&bytes, skeleton)),
-        Some(b"CMS\0") => in_file(check_cms(&bytes)),
-        Some(b"DDS ") => in_file(check_dds(&bytes)),
+    match sniff(&bytes) {
+        Some(Magic::Binary(BinaryKind::Skl)) => in_file(check_skl(&bytes)),
+        Some(Magic::Binary(BinaryKind::Msh)) => in_file(check_msh(&bytes, skeleton)),
+        Some(Magic::Binary(BinaryKind::Cms)) => in_file(check_cms(&bytes)),
+        Some(Magic::Dds) => in_file(check_dds(&bytes)),
         _ if has_extension(path, "txt") => match text_kind(path, &bytes) {
             Some(ResourceKind::Material) => in_file(check_material(&bytes)),
             Some(_) => match ModelConfig::parse(&bytes) {

@@ -3,7 +3,9 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use bevy_io3d::format::{Animation, Collision, Dds, MaterialScript, Mesh, ModelConfig, Skeleton};
+use bevy_io3d::format::{
+    Animation, BinaryKind, Collision, Dds, Magic, MaterialScript, Mesh, ModelConfig, Skeleton, sniff,
+};
 use bevy_io3d::json::{self, Document};
 use bevy_io3d::resource::{ResourceKind, text_kind};
 
@@ -29,12 +31,14 @@ pub fn bytes(path: &Path) -> Result<Vec<u8>> {
 pub fn any(path: &Path) -> Result<Loaded> {
     let bytes = bytes(path)?;
     let context = || path.display().to_string();
-    let document = match bytes.get(..4) {
-        Some(b"DDS ") => return Ok(Loaded::Texture(Dds::from_bytes(&bytes).with_context(context)?)),
-        Some(b"ANI\0") => Document::Ani(Animation::from_bytes(&bytes).with_context(context)?),
-        Some(b"SKL\0") => Document::Skl(Skeleton::from_bytes(&bytes).with_context(context)?),
-        Some(b"MSH\0") => Document::Msh(Box::new(Mesh::from_bytes(&bytes).with_context(context)?)),
-        Some(b"CMS\0") => Document::Cms(Collision::from_bytes(&bytes).with_context(context)?),
+    let document = match sniff(&bytes) {
+        Some(Magic::Dds) => return Ok(Loaded::Texture(Dds::from_bytes(&bytes).with_context(context)?)),
+        Some(Magic::Binary(BinaryKind::Ani)) => Document::Ani(Animation::from_bytes(&bytes).with_context(context)?),
+        Some(Magic::Binary(BinaryKind::Skl)) => Document::Skl(Skeleton::from_bytes(&bytes).with_context(context)?),
+        Some(Magic::Binary(BinaryKind::Msh)) => {
+            Document::Msh(Box::new(Mesh::from_bytes(&bytes).with_context(context)?))
+        }
+        Some(Magic::Binary(BinaryKind::Cms)) => Document::Cms(Collision::from_bytes(&bytes).with_context(context)?),
         _ if has_extension(path, "json") => {
             let text = std::str::from_utf8(&bytes).with_context(|| format!("{}: JSON is not UTF-8", context()))?;
             json::from_json(text).with_context(context)?

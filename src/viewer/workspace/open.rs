@@ -2,6 +2,7 @@
 //! meshes put on the character and glTF animations imported onto it.
 
 use super::*;
+use crate::format::{BinaryKind, Magic, sniff};
 
 impl Workspace {
     /// Opens files: `.ani`, `.skl` (by their magic), model configs
@@ -32,7 +33,7 @@ impl Workspace {
             Err(error) => self.problems.push(format!("{}: cannot read: {error}", path.display())),
             // A collision mesh comes with the model it belongs to, if one
             // in its folder names it and none is shown.
-            Ok(bytes) if bytes.starts_with(b"CMS\0") && self.meshes.is_empty() => {
+            Ok(bytes) if sniff::is(&bytes, BinaryKind::Cms) && self.meshes.is_empty() => {
                 if let Some(owner) = owning_config(path) {
                     self.open_config(&owner, stores);
                 } else {
@@ -44,7 +45,7 @@ impl Workspace {
             // A mesh alone is drawn with the script and textures the
             // client would find for it (on the skeleton shown, if any; at
             // its bind pose without one).
-            Ok(bytes) if bytes.starts_with(b"MSH\0") => {
+            Ok(bytes) if sniff::is(&bytes, BinaryKind::Msh) => {
                 if self.skeleton.is_none()
                     && let Some(skeleton) = fitting_skeleton(path, &bytes)
                 {
@@ -240,8 +241,8 @@ impl Workspace {
         let modified = origin.path().and_then(modified);
         // Problems name a file by its whole path, as given.
         let who = origin.path().map_or_else(|| origin.name(), |path| path.display().to_string());
-        match bytes.get(..4) {
-            Some(b"SKL\0") => match parse_skeleton(&bytes) {
+        match sniff(&bytes) {
+            Some(Magic::Binary(BinaryKind::Skl)) => match parse_skeleton(&bytes) {
                 Ok(skeleton) => {
                     self.skeleton = Some(Loaded { origin, value: skeleton, bytes, modified, error: None });
                 }
@@ -285,6 +286,6 @@ fn fitting_skeleton(path: &Path, bytes: &[u8]) -> Option<PathBuf> {
 }
 
 fn is_config(path: &Path, bytes: &[u8]) -> bool {
-    let magic = matches!(bytes.get(..4), Some(b"ANI\0" | b"SKL\0"));
+    let magic = matches!(sniff(bytes), Some(Magic::Binary(BinaryKind::Ani | BinaryKind::Skl)));
     !magic && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))
 }

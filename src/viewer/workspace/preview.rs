@@ -9,7 +9,7 @@ use bevy::image::{CompressedImageFormats, Image, ImageSamplerDescriptor};
 use bevy::pbr::StandardMaterial;
 
 use super::{Stores, Workspace};
-use crate::format::{Collision, Dds, MaterialScript};
+use crate::format::{BinaryKind, Collision, Dds, Magic, MaterialScript, sniff};
 use crate::plugin::character::Io3dMaterial;
 use crate::plugin::character::texture::to_image;
 use crate::resource::{ResourceFolder, ResourceKind};
@@ -44,9 +44,13 @@ impl Workspace {
     pub(super) fn open_preview(&mut self, path: &Path, bytes: &[u8], stores: &mut Stores) -> bool {
         let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
         let who = path.display();
-        let preview = match bytes.get(..4) {
-            Some(b"DDS ") => Dds::from_bytes(bytes).map(|dds| texture(name, &dds, stores)).map_err(|e| e.to_string()),
-            Some(b"CMS\0") => Collision::from_bytes(bytes).map(|c| collision(name, c)).map_err(|e| e.to_string()),
+        let preview = match sniff(bytes) {
+            Some(Magic::Dds) => {
+                Dds::from_bytes(bytes).map(|dds| texture(name, &dds, stores)).map_err(|e| e.to_string())
+            }
+            Some(Magic::Binary(BinaryKind::Cms)) => {
+                Collision::from_bytes(bytes).map(|c| collision(name, c)).map_err(|e| e.to_string())
+            }
             _ if is_script(path, bytes) => {
                 MaterialScript::parse(bytes).map(|s| material(name, path, s, stores)).map_err(|e| e.to_string())
             }
