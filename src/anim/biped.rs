@@ -4,6 +4,7 @@
 
 use glam::{Mat3, Mat4, Quat, Vec3};
 
+use super::side::{Side, side_of};
 use crate::format::{Bone, FileString, Skeleton};
 
 /// The root bone of a Biped, which carries the character through the
@@ -47,7 +48,10 @@ pub fn parent_of(name: &str) -> Option<Option<&'static str>> {
 /// character's left at -X, arms hanging in an A pose), and where the bone
 /// points: at its first child, or for end bones at their tip.
 fn joint(name: &str) -> (Vec3, Vec3) {
-    let side = |x: f32, name: &str| if name.contains(" L ") { Vec3::new(-x, 0.0, 0.0) } else { Vec3::new(x, 0.0, 0.0) };
+    let side = |x: f32, name: &str| match side_of(name.as_bytes()) {
+        Some(Side::Left) => Vec3::new(-x, 0.0, 0.0),
+        _ => Vec3::new(x, 0.0, 0.0),
+    };
     let limb = |name: &str, points: [[f32; 3]; 2]| {
         let [a, b] = points.map(|[x, y, z]| side(x, name) + Vec3::new(0.0, y, z));
         (a, b)

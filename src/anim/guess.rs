@@ -10,6 +10,7 @@ use glam::{Mat4, Quat, Vec3};
 use crate::format::{Animation, Bone, FileString, Skeleton};
 
 use super::biped;
+use super::names::loose_key;
 
 /// How a guessed bone got its parent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,13 +46,15 @@ impl GuessedSkeleton {
 }
 
 /// Guesses a skeleton for `animation`; `None` when it has no tracks.
-/// Bones come from the tracks' names (the first track of a name wins, as it
-/// does when posing), with the first key as rest pose.
+/// Bones come from the tracks' names, kept as stored (the first track of a
+/// name by the client's rule wins, as it does when posing), with the first
+/// key as rest pose. Parents are a suggestion, so they are found by the
+/// loose rule of [`super::names`]: `bip01 l hand` is a Biped hand too.
 pub fn guess_skeleton(animation: &Animation) -> Option<GuessedSkeleton> {
-    let mut names: Vec<String> = Vec::new();
+    let mut names: Vec<&[u8]> = Vec::new();
     let mut rest: Vec<(Vec3, Quat)> = Vec::new();
     for track in &animation.tracks {
-        let name = track.bone.to_text();
+        let name = track.bone.c_str();
         if names.contains(&name) {
             continue;
         }
@@ -59,10 +62,15 @@ pub fn guess_skeleton(animation: &Animation) -> Option<GuessedSkeleton> {
         rest.push(key.map_or((Vec3::ZERO, Quat::IDENTITY), |k| (k.position, k.rotation)));
         names.push(name);
     }
-    let root = names.iter().position(|n| n == "Bip01").or((!names.is_empty()).then_some(0))?;
-    let present: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+    let keys: Vec<String> = names.iter().map(|n| loose_key(n)).collect();
+    let root_key = loose_key(biped::ROOT.as_bytes());
+    let root = keys.iter().position(|k| *k == root_key).or((!names.is_empty()).then_some(0))?;
+    let mut present: HashMap<&str, usize> = HashMap::new();
+    for (i, key) in keys.iter().enumerate() {
+        present.entry(key.as_str()).or_insert(i);
+    }
     let parents: Vec<(Option<usize>, ParentRule)> = (0..names.len())
-        .map(|i| if i == root { (None, ParentRule::Root) } else { parent_of(&names[i], &present, root) })
+        .map(|i| if i == root { (None, ParentRule::Root) } else { parent_of(&keys[i], &present, root) })
         .collect();
     let parents = break_cycles(parents, root);
     // Root first: the client builds the tree from the first bone.
@@ -75,21 +83,22 @@ pub fn guess_skeleton(animation: &Animation) -> Option<GuessedSkeleton> {
     })
 }
 
-fn bone(i: usize, names: &[String], rest: &[(Vec3, Quat)], parents: &[(Option<usize>, ParentRule)]) -> Bone {
+fn bone(i: usize, names: &[&[u8]], rest: &[(Vec3, Quat)], parents: &[(Option<usize>, ParentRule)]) -> Bone {
     let (position, rotation) = rest[i];
     Bone {
-        name: names[i].as_str().into(),
+        name: names[i].into(),
         position,
         rotation,
         inverse_bind_position: Vec3::ZERO,
         inverse_bind_rotation: Quat::IDENTITY,
         object_tm: Mat4::IDENTITY.to_cols_array(),
-        parent: parents[i].0.map_or("NoParent", |p| names[p].as_str()).into(),
-        children: (0..names.len()).filter(|&c| parents[c].0 == Some(i)).map(|c| names[c].as_str().into()).collect(),
+        parent: parents[i].0.map_or(b"NoParent".as_slice(), |p| names[p]).into(),
+        children: (0..names.len()).filter(|&c| parents[c].0 == Some(i)).map(|c| names[c].into()).collect(),
     }
 }
 
-/// The parent of a non-root bone, by the first rule that finds one.
+/// The parent of a non-root bone (by its loose key), by the first rule
+/// that finds one.
 fn parent_of(name: &str, present: &HashMap<&str, usize>, root: usize) -> (Option<usize>, ParentRule) {
     let find = |n: &str| present.get(n).copied();
     if let Some(p) = biped_parent(name, present) {
@@ -108,37 +117,44 @@ fn parent_of(name: &str, present: &HashMap<&str, usize>, root: usize) -> (Option
 
 /// The Biped parent present in the file: the table's parent or its nearest
 /// present ancestor. The neck hangs under the highest spine present, finger
-/// and toe bases under the hand and foot of their side.
+/// and toe bases under the hand and foot of their side. Names are loose
+/// keys, as are the table's names here.
 fn biped_parent(name: &str, present: &HashMap<&str, usize>) -> Option<usize> {
-    if name == "Bip01 Neck" {
+    if name == "bip01 neck" {
         return (1..=4)
             .rev()
-            .map(|n| format!("Bip01 Spine{n}"))
-            .chain(["Bip01 Spine".into()])
+            .map(|n| format!("bip01 spine{n}"))
+            .chain(["bip01 spine".into()])
             .find_map(|n| present.get(n.as_str()).copied());
     }
-    if let Some(base) = digit_base(name, "Finger").or_else(|| digit_base(name, "Toe"))
+    if let Some(base) = digit_base(name, "finger").or_else(|| digit_base(name, "toe"))
         && let Some(&p) = present.get(base.as_str())
     {
         return Some(p);
     }
-    let mut parent = biped::parent_of(name)??;
+    let mut parent = biped_table_parent(name)??;
     loop {
-        if let Some(&p) = present.get(parent) {
+        if let Some(&p) = present.get(parent.as_str()) {
             return Some(p);
         }
-        parent = biped::parent_of(parent)??;
+        parent = biped_table_parent(&parent)??;
     }
 }
 
-/// For `Bip01 L Finger2` (one digit: a finger's first joint) the hand of
-/// that side; for `... Toe2` the foot.
+/// [`biped::parent_of`] by loose keys.
+fn biped_table_parent(key: &str) -> Option<Option<String>> {
+    let found = biped::BONES.iter().find(|(bone, _)| loose_key(bone.as_bytes()) == key);
+    found.map(|(_, parent)| parent.map(|p| loose_key(p.as_bytes())))
+}
+
+/// For `bip01 l finger2` (one digit: a finger's first joint) the hand of
+/// that side; for `... toe2` the foot.
 fn digit_base(name: &str, part: &str) -> Option<String> {
-    let (side, rest) = name.strip_prefix("Bip01 ")?.split_once(' ')?;
+    let (side, rest) = name.strip_prefix("bip01 ")?.split_once(' ')?;
     let digit = rest.strip_prefix(part)?;
     let one_digit = digit.len() == 1 && digit.bytes().all(|b| b.is_ascii_digit());
-    let base = if part == "Finger" { "Hand" } else { "Foot" };
-    (matches!(side, "L" | "R") && one_digit).then(|| format!("Bip01 {side} {base}"))
+    let base = if part == "finger" { "hand" } else { "foot" };
+    (matches!(side, "l" | "r") && one_digit).then(|| format!("bip01 {side} {base}"))
 }
 
 /// Names that would come before `name` in a numbered chain: the same name
@@ -241,6 +257,20 @@ mod tests {
         // The rest pose is the first key.
         let pelvis = guess.skeleton.bone_index(b"Bip01 Pelvis").unwrap();
         assert_eq!(rig.rest[pelvis].position, Vec3::new(0.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn bones_keep_their_stored_names_and_parents_are_found_loosely() {
+        let korean = crate::format::FileString::encode_text("왼손");
+        let mut animation = animation(&["bip01", "BIP01 PELVIS", "Bip01 Spine"]);
+        let key = Key::new(0, Vec3::ONE, Quat::IDENTITY);
+        animation.tracks.push(Track { bone: korean.clone(), weight: 1.0, keys: vec![key] });
+        let guess = guess_skeleton(&animation).unwrap();
+        assert_eq!(parent(&guess, "BIP01 PELVIS"), "bip01");
+        assert_eq!(parent(&guess, "Bip01 Spine"), "BIP01 PELVIS");
+        let rig = Rig::new(&guess.skeleton).unwrap();
+        assert!(rig.bone(korean.as_bytes()).is_some(), "the CP949 track binds its own bone");
+        assert!(rig.bone("왼손".as_bytes()).is_none());
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Mirroring a clip left to right: left and right tracks swap (`L`/`R` in
-//! Biped names) and the motion is reflected across the character's
+//! Mirroring a clip left to right: left and right tracks swap (by the
+//! names' sides, [`super::side`]) and the motion is reflected across the character's
 //! side-to-side plane (engine X becomes -X).
 //!
 //! Left and right bones of a rig do not have mirror-image local axes (a
@@ -15,20 +15,7 @@ use crate::format::{Animation, FileString, Key, Track};
 use super::clip::Clip;
 use super::rig::Rig;
 use super::sample::BonePose;
-
-/// The bone on the other side: `Bip01 L Hand` for `Bip01 R Hand`; a bone on
-/// the middle line is its own partner.
-pub fn partner(name: &[u8]) -> Vec<u8> {
-    let text = String::from_utf8_lossy(name);
-    for (from, to) in [(" L ", " R "), (" R ", " L ")] {
-        if let Some(at) = text.find(from) {
-            let mut swapped = name.to_vec();
-            swapped[at..at + from.len()].copy_from_slice(to.as_bytes());
-            return swapped;
-        }
-    }
-    name.to_vec()
-}
+use super::side::partner;
 
 /// Reflects a rotation across the YZ plane.
 fn reflect_rotation(q: Quat) -> Quat {
@@ -115,10 +102,15 @@ mod tests {
     }
 
     #[test]
-    fn partners_swap_sides() {
-        assert_eq!(partner(b"Bip01 L Thigh"), b"Bip01 R Thigh");
-        assert_eq!(partner(b"Bip01 R Finger01"), b"Bip01 L Finger01");
-        assert_eq!(partner(b"Bip01 Spine"), b"Bip01 Spine");
+    fn korean_track_names_swap_side_on_their_bytes() {
+        let rig = Rig::new(&biped::skeleton()).unwrap();
+        let mut animation = Animation::new(AniVersion::V4002, 100);
+        let key = Key::new(0, Vec3::X, Quat::IDENTITY);
+        let name = [0xbf, 0xde, b' ', b'L', b' ', b'A'];
+        animation.tracks.push(Track { bone: FileString::from(&name[..]), weight: 1.0, keys: vec![key] });
+        let mirrored = mirror(&animation, &rig);
+        assert_eq!(mirrored.tracks[0].bone.as_bytes(), [0xbf, 0xde, b' ', b'R', b' ', b'A']);
+        assert_eq!(mirrored.tracks[0].keys[0].position, -Vec3::X);
     }
 
     #[test]

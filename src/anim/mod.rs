@@ -20,6 +20,7 @@ pub mod reduce;
 pub mod retarget;
 pub mod rig;
 pub mod sample;
+pub mod side;
 pub mod skin;
 
 pub use blend::PoseBlend;
@@ -35,4 +36,5 @@ pub use path::{RootPath, root_path};
 pub use retarget::{Alignment, BoneMap, RestPoses, RetargetSource, Retargeted, Retargeter, retarget, suggest_map};
 pub use rig::{Binding, Rig};
 pub use sample::{BonePose, between, keyframes_in_seconds, poses, sample_keys, track_pose};
+pub use side::{Side, side_of};
 pub use skin::{MeshBinding, SkinnedVertices, skin, skin_on, swapped_triangles, vertex_influences};

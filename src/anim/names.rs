@@ -1,13 +1,19 @@
-//! Bone names as tracks meet bones, the one rule for the library's rigs
-//! and the plugin's entities: a track drives the first bone whose name is
-//! the track's, compared exactly (case counts), and a track with no such
-//! bone drives nothing (the client would drive the root with it; the
-//! binding reports it instead).
+//! Bone names as tracks meet bones: the one rule for the library's rigs,
+//! the lint, skinning, the glTF export and the plugin's entities.
 //!
-//! Names are compared as text: the bytes up to the first zero, decoded as
-//! UTF-8 when valid and CP949 otherwise ([`FileString::name_text`]), which is
-//! what a Bevy `Name` holds. The client compares the bytes; the two agree
-//! for every name that is valid text in either encoding.
+//! **The client's rule** ([`BoneNames::get`]): a name is the bytes up to
+//! the first zero (a C string), compared exactly, case and encoding
+//! included. A track drives the first bone so named; a track or mesh bone
+//! with no such bone gets the root in the client (we report it instead).
+//! So `왼손` stored in CP949 does not bind a bone stored in UTF-8, in the
+//! client and here alike.
+//!
+//! **The loose rule** ([`BoneNames::loosely`], [`loose_key`]): the same
+//! text whatever its encoding and case. It binds nothing; it serves where a
+//! person asks for a suggestion (retarget and import maps, the Biped
+//! guess) and the lint, which names the bone a track meant.
+//!
+//! Which side of the body a name is on is [`super::side`]'s rule.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -15,38 +21,62 @@ use std::collections::HashMap;
 use crate::format::FileString;
 use crate::format::string::decode_text;
 
-/// Bone names and the first bone holding each.
+/// Bone names and the first bone holding each, by the client's rule and by
+/// the loose one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BoneNames {
-    first: HashMap<String, usize>,
+    first: HashMap<Vec<u8>, usize>,
+    loose: HashMap<String, usize>,
 }
 
 impl BoneNames {
-    /// The index of names given in bone order.
-    pub fn new<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> Self {
-        let mut first = HashMap::new();
-        for (index, name) in names.into_iter().enumerate() {
-            first.entry(name.as_ref().to_owned()).or_insert(index);
+    /// The index of names given in bone order, as stored bytes (or text,
+    /// whose UTF-8 bytes are what a Bevy `Name` or a glTF node stores).
+    pub fn new<S: AsRef<[u8]>>(names: impl IntoIterator<Item = S>) -> Self {
+        let mut index = Self::default();
+        for (bone, name) in names.into_iter().enumerate() {
+            let name = c_name(name.as_ref());
+            index.first.entry(name.to_vec()).or_insert(bone);
+            index.loose.entry(loose_key(name)).or_insert(bone);
         }
-        Self { first }
+        index
     }
 
-    /// The first bone named `name`.
-    pub fn get(&self, name: &str) -> Option<usize> {
-        self.first.get(name).copied()
+    /// The first bone named `name`, by the client's rule (bytes up to the
+    /// first zero, compared exactly).
+    pub fn get(&self, name: &[u8]) -> Option<usize> {
+        self.first.get(c_name(name)).copied()
     }
 
     /// The first bone with the name a file stores (a track's or a mesh's
-    /// bone name).
+    /// bone name), by the client's rule.
     pub fn of(&self, name: &FileString) -> Option<usize> {
-        self.get(&name.name_text())
+        self.get(name.c_str())
+    }
+
+    /// The first bone whose name is `name` by the loose rule (any encoding,
+    /// any case): for suggestions and reports only, never for binding.
+    pub fn loosely(&self, name: &[u8]) -> Option<usize> {
+        self.loose.get(&loose_key(c_name(name))).copied()
     }
 }
 
-/// A name as stored bytes (a C string) read as a bone name.
-pub fn bone_name(bytes: &[u8]) -> Cow<'_, str> {
+/// The bytes the client compares: up to the first zero.
+pub fn c_name(bytes: &[u8]) -> &[u8] {
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    decode_text(&bytes[..end])
+    &bytes[..end]
+}
+
+/// A name as stored bytes (a C string) read as text, for display and for
+/// naming entities: UTF-8 when valid, CP949 otherwise.
+pub fn bone_name(bytes: &[u8]) -> Cow<'_, str> {
+    decode_text(c_name(bytes))
+}
+
+/// The loose rule's key: the name as text in lower case, so that one name
+/// spelt in CP949 or UTF-8, in any case, has one key.
+pub fn loose_key(bytes: &[u8]) -> String {
+    bone_name(bytes).to_lowercase()
 }
 
 #[cfg(test)]
@@ -56,15 +86,20 @@ mod tests {
     #[test]
     fn the_first_bone_of_a_name_wins_and_case_counts() {
         let names = BoneNames::new(["Bip01", "Bip01 Spine", "Bip01"]);
-        assert_eq!(names.get("Bip01"), Some(0));
-        assert_eq!(names.get("bip01"), None);
+        assert_eq!(names.get(b"Bip01"), Some(0));
+        assert_eq!(names.get(b"bip01"), None);
+        assert_eq!(names.loosely(b"bip01"), Some(0));
         assert_eq!(names.of(&FileString::from("Bip01 Spine\0junk".as_bytes())), Some(1));
     }
 
     #[test]
-    fn korean_names_match_their_text() {
-        let stored = FileString::encode_text("왼손");
-        let names = BoneNames::new([bone_name(stored.as_bytes())]);
-        assert_eq!(names.get("왼손"), Some(0));
+    fn a_name_binds_only_in_its_own_encoding() {
+        let cp949 = FileString::encode_text("왼손");
+        assert_ne!(cp949.as_bytes(), "왼손".as_bytes());
+        let names = BoneNames::new(["왼손"]);
+        assert_eq!(names.get("왼손".as_bytes()), Some(0));
+        assert_eq!(names.of(&cp949), None, "the client compares bytes");
+        assert_eq!(names.loosely(cp949.as_bytes()), Some(0), "a suggestion sees one name");
+        assert_eq!(bone_name(cp949.as_bytes()), "왼손");
     }
 }

@@ -12,6 +12,7 @@ use super::clip::Clip;
 use super::names::{BoneNames, bone_name};
 use super::rig::Rig;
 use super::sample::BonePose;
+use super::side::{self, Side, side_of};
 
 /// Source bone name to target bone name, in the order given.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -58,38 +59,32 @@ impl BoneMap {
     }
 }
 
-/// The common name of a bone across rigs: side and body part, with rig
-/// prefixes (`Bip01`, `Bip001`, `mixamorig:`), separators and case removed
-/// and other rigs' words for a part turned into the Biped's.
+/// The common name of a bone across rigs, for suggesting maps (the loose
+/// rule of [`super::names`], looser still): its side by [`super::side`]'s
+/// rule (`l` or `r` first), then the body part, with rig prefixes
+/// (`Bip01`, `Bip001`, `mixamorig:`, Rigify's `DEF-`), separators and case
+/// removed and other rigs' words for a part turned into the Biped's.
 pub fn normalise(name: &str) -> String {
-    let lower = name.to_ascii_lowercase().replace(['-', '_', '.', ':'], " ");
-    let mut words: Vec<&str> = lower.split_whitespace().collect();
-    if words.first().is_some_and(|w| w.starts_with("bip0") || *w == "mixamorig") && words.len() > 1 {
+    let side = side::side_of(name.as_bytes()).map(Side::letter);
+    let rest = String::from_utf8_lossy(&side::without_side(name.as_bytes())).to_lowercase();
+    let rest = rest.replace(['-', '_', '.', ':'], " ");
+    let mut words: Vec<&str> = rest.split_whitespace().collect();
+    let prefix = |w: &str| w.starts_with("bip0") || w.starts_with("mixamorig") || w == "def";
+    if words.first().is_some_and(|w| prefix(w)) && words.len() > 1 {
         words.remove(0);
     }
-    let mut joined = words.join("");
-    let mut side = "";
-    for (prefix, s) in [("left", "l"), ("right", "r")] {
-        if let Some(rest) = joined.strip_prefix(prefix) {
-            side = s;
-            joined = rest.to_owned();
-        }
-    }
-    if side.is_empty() && words.len() > 1 && matches!(words[0], "l" | "r") {
-        side = if words[0] == "l" { "l" } else { "r" };
-        joined = words[1..].join("");
-    }
+    let joined = words.join("");
     let part = match joined.as_str() {
         "hips" => "pelvis",
         "upleg" | "upperleg" => "thigh",
         "leg" | "lowerleg" | "shin" => "calf",
-        "toebase" | "toe" => "toe0",
+        "toebase" | "toe" | "ball" => "toe0",
         "shoulder" => "clavicle",
         "arm" => "upperarm",
         "lowerarm" => "forearm",
         other => other,
     };
-    format!("{side}{part}")
+    side.map_or_else(|| part.to_owned(), |side| format!("{side}{part}"))
 }
 
 /// A map from source to target bones whose names normalise alike, in the
@@ -260,7 +255,7 @@ impl<'a> Retargeter<'a> {
         let from: Vec<Option<usize>> = (target.names.iter())
             .map(|name| {
                 let name = bone_name(name);
-                map.0.iter().find(|(_, to)| *to == name).and_then(|(from, _)| source_names.get(from))
+                map.0.iter().find(|(_, to)| *to == name).and_then(|(from, _)| source_names.get(from.as_bytes()))
             })
             .collect();
         let rest = target.unit_to_world(&target.rest);
@@ -343,12 +338,12 @@ impl<'a> Retargeter<'a> {
             }
             None
         };
-        let side = side_of(&bone_name(&self.target.names[bone]));
+        let side = side_of(&self.target.names[bone]);
         let candidates: Vec<(usize, usize)> = (self.target.order.iter())
             .filter_map(|&c| Some((c, self.from[c]?)))
             .filter(|&(c, sc)| nearest_mapped(c) == Some(bone) && below(sc, src, &self.source_parents))
             .collect();
-        let same_side = candidates.iter().find(|&&(c, _)| side_of(&bone_name(&self.target.names[c])) == side);
+        let same_side = candidates.iter().find(|&&(c, _)| side_of(&self.target.names[c]) == side);
         same_side.or(candidates.first()).copied()
     }
 
@@ -449,20 +444,6 @@ fn turned(turn: glam::Quat, pose: BonePose) -> BonePose {
     BonePose { position: turn * pose.position, rotation: turn * pose.rotation }
 }
 
-/// The side a bone's name puts it on: `Some('l')` or `Some('r')` for a
-/// word `L`/`R` or one starting `left`/`right` (`Bip01 L Hand`,
-/// `mixamorig:LeftHand`), `None` on the middle line.
-fn side_of(name: &str) -> Option<char> {
-    let lower = name.to_ascii_lowercase().replace(['-', '_', '.', ':'], " ");
-    lower.split_whitespace().find_map(|word| match word {
-        "l" => Some('l'),
-        "r" => Some('r'),
-        w if w.starts_with("left") => Some('l'),
-        w if w.starts_with("right") => Some('r'),
-        _ => None,
-    })
-}
-
 /// The quarter turn about Y that lays the source's left-to-right
 /// direction on the target's, from the rest positions of mapped bone pairs
 /// named alike but for their side (thighs, upper arms, ...), rounded to the
@@ -524,6 +505,13 @@ mod tests {
             ("Bip01 L Calf", "LeftLeg"),
             ("Bip01 Pelvis", "Hips"),
             ("Bip01 R Clavicle", "RightShoulder"),
+            ("Bip01 L UpperArm", "upper_arm.L"),
+            ("Bip01 L UpperArm", "DEF-upper_arm.L"),
+            ("Bip01 R Calf", "shin.R"),
+            ("Bip01 L Forearm", "lowerarm_l"),
+            ("Bip01 R Thigh", "thigh_r"),
+            ("Bip01 L Toe0", "ball_l"),
+            ("Bip01 L Hand", "mixamorig1:LeftHand"),
         ] {
             assert_eq!(normalise(a), normalise(b), "{a} / {b}");
         }

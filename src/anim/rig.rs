@@ -4,7 +4,7 @@ use crate::format::{HierarchyError, Skeleton};
 
 use super::blend::PoseBlend;
 use super::clip::{Clip, Hints};
-use super::names::{BoneNames, bone_name};
+use super::names::BoneNames;
 use super::sample::BonePose;
 
 /// A skeleton ready to pose: rest poses and parent links in an order where
@@ -49,7 +49,7 @@ impl Rig {
         let hierarchy = skeleton.hierarchy()?;
         Ok(Self {
             names: skeleton.bones.iter().map(|b| b.name.c_str().to_vec()).collect(),
-            by_name: BoneNames::new(skeleton.bones.iter().map(|b| b.name.name_text())),
+            by_name: BoneNames::new(skeleton.bones.iter().map(|b| b.name.c_str())),
             rest: skeleton.bones.iter().map(|b| BonePose { position: b.position, rotation: b.rotation }).collect(),
             inverse_binds: skeleton
                 .bones
@@ -74,7 +74,7 @@ impl Rig {
     /// The first bone named `name` (stored bytes, up to the first zero),
     /// by the rule of [`super::names`].
     pub fn bone(&self, name: &[u8]) -> Option<usize> {
-        self.by_name.get(&bone_name(name))
+        self.by_name.get(name)
     }
 
     /// Matches tracks to bones by name ([`super::names`]).
