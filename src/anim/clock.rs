@@ -1,4 +1,7 @@
-//! How a play time maps onto an animation's own time.
+//! How a play time maps onto an animation's own time, and which events a
+//! frame passes.
+
+use std::cmp::Ordering;
 
 /// What happens at the end of an animation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -39,10 +42,6 @@ impl RepeatMode {
     }
 }
 
-/// The most loops one step passes events for: a frame that spans more
-/// (a huge speed, a long stall) fires each event this many times at most.
-pub const MAX_WRAPS_PER_STEP: i64 = 64;
-
 /// One step of a playhead: where it was, where it is, and how many times
 /// it wrapped on the way (negative when playing backwards).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,6 +50,9 @@ pub struct Step {
     pub from_ms: f64,
     /// Animation time after it.
     pub to_ms: f64,
+    /// How far the step meant to move, in ms, before a clip played once
+    /// clamped it (the client's window runs that far: see [`EventWindow`]).
+    pub moved_ms: f64,
     /// Loop wraps passed: +1 for each end passed forwards, -1 for each
     /// start passed backwards.
     pub wraps: i64,
@@ -79,58 +81,115 @@ impl RepeatMode {
                 (unwrapped - wraps * total, wraps as i64)
             }
         };
-        Step { from_ms: time_ms, to_ms, wraps, total_ms: total, looping: self == Self::Loop }
+        Step { from_ms: time_ms, to_ms, moved_ms: delta_ms, wraps, total_ms: total, looping: self == Self::Loop }
     }
 }
 
 /// The client's event window, the one rule for which events a clip's time
-/// passes: moving forwards from `from` to `to` passes the times in
-/// `[from, to)`, backwards (reverse play, which the client never does) the
-/// mirror `(to, from]`, and not moving passes nothing. A loop that wraps
-/// passes `[from, full)` and then `[0, to)`, so an event at exactly a
-/// loop's full time never fires (see `docs/playback.md`).
-pub fn passes(t: f64, from: f64, to: f64) -> bool {
-    if to >= from { from <= t && t < to } else { to < t && t <= from }
+/// passes in one frame, used by the mixer ([`super::Mixer`]) and by every
+/// [`Step`]. Forwards from `pre` to `cur` it passes the times in
+/// `[pre, cur)`; a loop that wrapped passes `[pre, full)` and `[0, cur)`,
+/// so an event at exactly a loop's full time never fires; a clip's time
+/// that did not move passes nothing. Events fire in the clip's event order
+/// (by time; across a wrap an event at 10 ms fires before one at 95 ms),
+/// each at most once a frame. Backwards (reverse play, which the client
+/// never does) is the mirror: `(cur, pre]`, and a wrap past the start
+/// passes `[0, pre]` and `(cur, full)`. See `docs/playback.md`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EventWindow {
+    /// The time did not move.
+    Still,
+    /// `[pre, cur)`, with `pre < cur`; `cur` may lie past a clip's end.
+    Forward {
+        /// The time before the frame, in ms.
+        pre: f64,
+        /// The time after it.
+        cur: f64,
+    },
+    /// A loop that passed its end: `[pre, full)` and `[0, cur)`.
+    Wrapped {
+        /// The time before the frame, in ms.
+        pre: f64,
+        /// The time after it.
+        cur: f64,
+        /// The clip's length.
+        full: f64,
+    },
+    /// `(cur, pre]`, with `cur < pre`.
+    Backward {
+        /// The time before the frame, in ms.
+        pre: f64,
+        /// The time after it.
+        cur: f64,
+    },
+    /// A loop played backwards past its start: `[0, pre]` and `(cur, full)`.
+    WrappedBackward {
+        /// The time before the frame, in ms.
+        pre: f64,
+        /// The time after it.
+        cur: f64,
+        /// The clip's length.
+        full: f64,
+    },
+}
+
+impl EventWindow {
+    /// The window of a time that moved from `pre` to `cur` without a wrap
+    /// (an action's time before it is clamped to its end).
+    pub fn between(pre: f64, cur: f64) -> Self {
+        match pre.partial_cmp(&cur) {
+            Some(Ordering::Less) => Self::Forward { pre, cur },
+            Some(Ordering::Greater) => Self::Backward { pre, cur },
+            _ => Self::Still,
+        }
+    }
+
+    /// The window of a loop of length `full` whose time went forwards
+    /// from `pre` to `cur` (already wrapped once): a time that went down
+    /// wrapped.
+    pub fn of_loop(pre: f64, cur: f64, full: f64) -> Self {
+        if cur < pre { Self::Wrapped { pre, cur, full } } else { Self::between(pre, cur) }
+    }
+
+    /// Whether the window passes an event at `t` ms.
+    pub fn passes(&self, t: f64) -> bool {
+        match *self {
+            Self::Still => false,
+            Self::Forward { pre, cur } => pre <= t && t < cur,
+            Self::Wrapped { pre, cur, full } => (pre <= t && t < full) || (0.0 <= t && t < cur),
+            Self::Backward { pre, cur } => cur < t && t <= pre,
+            Self::WrappedBackward { pre, cur, full } => (0.0 <= t && t <= pre) || (cur < t && t < full),
+        }
+    }
+
+    /// The events it passes, by index into `times` (the clip's event
+    /// times, in the clip's order), in that order.
+    pub fn passed<'a>(&'a self, times: &'a [f32]) -> impl Iterator<Item = usize> + 'a {
+        times.iter().enumerate().filter(|(_, t)| self.passes(f64::from(**t))).map(|(index, _)| index)
+    }
 }
 
 impl Step {
-    /// The events this step passes, as `(index, time)` pairs in the order
-    /// they are passed (forwards in time, or backwards when playing in
-    /// reverse), each once per lap, by the client's window ([`passes`]).
-    /// `times` are the events' times in ms. In a loop, an event at exactly
-    /// the total time never fires, as in the client. A clip played once
-    /// passes its end on reaching it (the client's action runs past its
-    /// end before it stops), so an event there fires once, and not again
-    /// while the clip holds its end.
-    pub fn events_passed(&self, times: &[f32]) -> Vec<(usize, f32)> {
-        let total = self.total_ms;
-        let wraps = self.wraps.clamp(-MAX_WRAPS_PER_STEP, MAX_WRAPS_PER_STEP);
-        let (start, end) = (self.from_ms, self.to_ms + wraps as f64 * total);
-        let forward = end >= start;
-        // (unwrapped time, lap, index, time): at one instant, the end of a lap
-        // comes before the start of the next.
-        let mut passed: Vec<(f64, i64, usize, f32)> = Vec::new();
-        for (index, &time) in times.iter().enumerate() {
-            let t = f64::from(time);
-            let at_end = t == total;
-            if !(0.0..=total).contains(&t) || (at_end && self.looping && total > 0.0) {
-                continue;
-            }
-            // Every copy of the event on the unwrapped time line in range.
-            let laps = if total > 0.0 { -(wraps.abs() + 1)..=(wraps.abs() + 1) } else { 0..=0 };
-            for lap in laps {
-                let at = t + lap as f64 * total;
-                let inside = if at_end && forward { start < at && at <= end } else { passes(at, start, end) };
-                if inside {
-                    passed.push((at, lap, index, time));
-                }
-            }
+    /// The step's [`EventWindow`]. A loop passes each of its events at most
+    /// once a step, as the client wraps at most once a frame, however many
+    /// laps a long step covers. A clip played once passes `[from, from +
+    /// moved)` (or its mirror) before it is clamped, as the client's action
+    /// does, so the event at its end fires in a step that runs past the end
+    /// and not in one that lands on it.
+    pub fn window(&self) -> EventWindow {
+        let (pre, cur, full) = (self.from_ms, self.to_ms, self.total_ms);
+        match self.wraps {
+            _ if !self.looping => EventWindow::between(pre, pre + self.moved_ms),
+            0 => EventWindow::between(pre, cur),
+            wraps if wraps > 0 => EventWindow::Wrapped { pre, cur, full },
+            _ => EventWindow::WrappedBackward { pre, cur, full },
         }
-        passed.sort_by(|a, b| {
-            let order = a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
-            if forward { order } else { order.reverse() }
-        });
-        passed.into_iter().map(|(_, _, index, time)| (index, time)).collect()
+    }
+
+    /// The events this step passes, as `(index, time)` pairs in the clip's
+    /// order, by [`Step::window`]. `times` are the events' times in ms.
+    pub fn events_passed(&self, times: &[f32]) -> Vec<(usize, f32)> {
+        self.window().passed(times).map(|index| (index, times[index])).collect()
     }
 }
 
@@ -173,14 +232,15 @@ mod tests {
         let indices = |step: super::Step| step.events_passed(&times).into_iter().map(|(i, _)| i).collect::<Vec<_>>();
         assert_eq!(indices(Loop.step(0.0, 300.0, 1000)), [0, 1]);
         assert_eq!(indices(Loop.step(250.0, 10.0, 1000)), [1], "the start of a step is inside");
-        assert_eq!(indices(Loop.step(700.0, 400.0, 1000)), [2, 0], "across the wrap, in order");
+        assert_eq!(indices(Loop.step(700.0, 400.0, 1000)), [0, 2], "across the wrap, in the clip's order");
         assert_eq!(indices(Loop.step(900.0, 100.0, 1000)), Vec::<usize>::new(), "a loop's end never fires");
         assert_eq!(indices(Loop.step(1000.0, 16.0, 1000)), [0], "the start fires after the wrap");
         assert_eq!(indices(Loop.step(300.0, -100.0, 1000)), [1], "backwards: (to, from]");
         assert_eq!(indices(Loop.step(100.0, -200.0, 1000)), [0], "backwards across the start, not the end");
-        assert_eq!(indices(Loop.step(0.0, 2000.0, 1000)), [0, 1, 2, 0, 1, 2], "two loops, twice each");
-        assert_eq!(indices(Once.step(900.0, 500.0, 1000)), [3], "once: the end fires on reaching it");
-        assert_eq!(indices(Once.step(1000.0, 16.0, 1000)), Vec::<usize>::new(), "and only once");
+        assert_eq!(indices(Loop.step(0.0, 2000.0, 1000)), [0, 1, 2], "once a step, however many laps");
+        assert_eq!(indices(Once.step(900.0, 500.0, 1000)), [3], "once: the end fires running past it");
+        assert_eq!(indices(Once.step(900.0, 100.0, 1000)), Vec::<usize>::new(), "not landing on it");
+        assert_eq!(indices(Once.step(1000.0, -16.0, 1000)), [3], "backwards: on leaving the end");
         assert_eq!(indices(Loop.step(0.0, 0.0, 1000)), Vec::<usize>::new());
     }
 

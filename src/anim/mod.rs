@@ -7,6 +7,7 @@ pub mod axes;
 pub mod biped;
 pub mod blend;
 mod bone_blend;
+pub mod bone_tracks;
 pub mod clip;
 pub mod clock;
 pub mod edit;
@@ -25,7 +26,7 @@ pub mod skin;
 
 pub use blend::PoseBlend;
 pub use clip::{Clip, ClipTrack, Hints};
-pub use clock::{RepeatMode, Step};
+pub use clock::{EventWindow, RepeatMode, Step};
 pub use edit::{EditError, join, resample, trim};
 pub use guess::{GuessedSkeleton, ParentRule, guess_skeleton};
 pub use math::slerp;

@@ -33,8 +33,9 @@ use super::GltfError;
 use super::extras::{AnimationExtras, scene_extras};
 use super::glb::GlbBuilder;
 use crate::anim::axes::{mirror_x_position, mirror_x_rotation};
-use crate::anim::{MeshBinding, Rig, keyframes_in_seconds, poses, sample_keys, swapped_triangles, vertex_influences};
-use crate::format::{AddressMode, Animation, Dds, Filtering, Key, Material, Skeleton, Track};
+use crate::anim::bone_tracks::{BoneTrack, bone_tracks};
+use crate::anim::{MeshBinding, Rig, keyframes_in_seconds, sample_keys, swapped_triangles, vertex_influences};
+use crate::format::{AddressMode, Animation, Dds, Filtering, Key, Material, Skeleton};
 use crate::resource::MeshFiles;
 use crate::surface::{Faces, ROUGHNESS, Surface, SurfaceTexture, Transparency};
 
@@ -393,19 +394,19 @@ impl Exporter<'_> {
     /// no track poses a bone (left out).
     fn animation(&mut self, name: &str, animation: &Animation) -> Result<Option<AnimationExtras>, GltfError> {
         let (mut channels, mut samplers, mut animated) = (Vec::new(), Vec::new(), Vec::new());
-        for track in animation.tracks.iter().filter(|t| poses(t)) {
+        // glTF allows one channel a property of a node: a bone's tracks
+        // go as the one track the client's blend of them makes.
+        for track in bone_tracks(animation) {
             let Some(bone) = self.rig.bone(track.bone.c_str()) else {
                 self.warnings.push(format!("{name}: track '{}' names no bone of the skeleton; left out", track.bone));
                 continue;
             };
-            if animated.contains(&bone) {
-                // glTF allows one channel a property of a node.
-                let why = "a second track of its bone (the client blends the two); only the first is exported";
-                self.warnings.push(format!("{name}: track '{}' is {why}", track.bone));
-                continue;
+            if track.tracks > 1 {
+                let why = "tracks of one bone, exported as the client blends them (exact at their keys)";
+                self.warnings.push(format!("{name}: {} {why}: '{}'", track.tracks, track.bone));
             }
             animated.push(bone);
-            let (times, keys) = self.track_keys(name, track);
+            let (times, keys) = self.track_keys(name, &track);
             let input = self.glb.accessor(&times, None, true);
             let translations: Vec<[f32; 3]> = keys.iter().map(|k| self.position(k.position)).collect();
             let rotations: Vec<[f32; 4]> = keys.iter().map(|k| Self::rotation(k.rotation)).collect();
@@ -454,8 +455,8 @@ impl Exporter<'_> {
     /// increasing and not negative. Keys out of time order are sorted (the
     /// client would play them otherwise; `io3d check` reports them), and
     /// keys before 0 ms become the client's pose at 0 ms.
-    fn track_keys(&mut self, name: &str, track: &Track) -> (Vec<f32>, Vec<Key>) {
-        let mut keys = track.keys.clone();
+    fn track_keys(&mut self, name: &str, track: &BoneTrack) -> (Vec<f32>, Vec<Key>) {
+        let mut keys = track.keys.to_vec();
         if !keys.is_sorted_by_key(|k| k.time_ms) {
             self.warnings.push(format!("{name}: track '{}' has keys out of time order; exported sorted", track.bone));
             keys.sort_by_key(|k| k.time_ms);

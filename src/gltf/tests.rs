@@ -74,7 +74,7 @@ fn every_bundled_clip_comes_back_with_its_keys_and_events() {
 }
 
 #[test]
-fn tracks_gltf_cannot_hold_are_left_out_with_a_warning() {
+fn tracks_gltf_cannot_hold_are_left_out_or_blended_with_a_warning() {
     let skeleton = skeleton();
     let mut walk = clip("biped_walk_4002.ani");
     let mut stray = walk.tracks[3].clone();
@@ -83,8 +83,8 @@ fn tracks_gltf_cannot_hold_are_left_out_with_a_warning() {
     walk.tracks.push(walk.tracks[2].clone());
     let exported = export(&skeleton, &[], &[("walk".into(), &walk)], ExportOptions::default()).unwrap();
     assert_eq!(exported.warnings.len(), 2, "{:?}", exported.warnings);
-    assert!(exported.warnings[0].contains("'Nobody' names no bone"));
-    assert!(exported.warnings[1].contains("second track of its bone"));
+    assert!(exported.warnings[0].contains("2 tracks of one bone, exported as the client blends them"));
+    assert!(exported.warnings[1].contains("'Nobody' names no bone"));
     let file = GltfDocument::from_slice(&exported.bytes, None).unwrap();
     assert_eq!(import(&file, &skeleton, &ImportOptions::default()).unwrap().animation.tracks.len(), 22);
 }

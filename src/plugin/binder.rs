@@ -11,7 +11,7 @@ use bevy::transform::components::Transform;
 
 use super::assets::AniClip;
 use super::axes::Axes;
-use super::binding::{AniBinding, Bone, Io3dBone};
+use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone};
 use super::player::AniPlayer;
 use super::rig::{BoneRest, RigBones, SklRig, modified};
 
@@ -29,7 +29,7 @@ pub struct Hierarchy<'w, 's> {
     changed: Query<'w, 's, Entity, Regrowth>,
     parents: Query<'w, 's, &'static ChildOf>,
     children: Query<'w, 's, &'static Children>,
-    names: Query<'w, 's, (&'static Name, &'static Transform, Option<&'static BoneRest>)>,
+    names: Query<'w, 's, (&'static Name, Option<&'static FileBoneName>, &'static Transform, Option<&'static BoneRest>)>,
     nested: Query<'w, 's, (), With<AniPlayer>>,
 }
 
@@ -50,12 +50,13 @@ impl Hierarchy<'_, '_> {
             if self.nested.contains(entity) {
                 continue;
             }
-            if let Ok((name, transform, rest)) = self.names.get(entity) {
+            if let Ok((name, stored, transform, rest)) = self.names.get(entity) {
                 if rest.is_none() {
                     commands.entity(entity).insert(BoneRest(*transform));
                 }
                 let rest = rest.map_or(*transform, |r| r.0);
-                bones.push(Bone { entity, name: name.as_str().to_owned(), rest, parent, between });
+                let key = stored.map_or_else(|| name.as_str().as_bytes().to_vec(), |s| s.0.clone());
+                bones.push(Bone { entity, name: name.as_str().to_owned(), key, rest, parent, between });
                 queue.extend(below(entity).map(|child| (child, Some(bones.len() - 1), Vec::new())));
             } else {
                 let path = |child| (child, parent, between.iter().copied().chain([entity]).collect());

@@ -16,6 +16,9 @@ use super::axes::Axes;
 pub(super) struct Bone {
     pub entity: Entity,
     pub name: String,
+    /// The bytes tracks are compared with: its [`FileBoneName`], or else
+    /// its `Name`'s UTF-8.
+    pub key: Vec<u8>,
     /// Its rest transform, where it returns when no clip drives it.
     pub rest: Transform,
     /// The nearest bone above it, by index; `None` below the player.
@@ -89,6 +92,15 @@ pub struct Io3dBone {
     /// ([`PoseOutput::GlobalTransform`](super::PoseOutput::GlobalTransform)) keeps its pose.
     pub index: usize,
 }
+
+/// A bone's name as its file stores it, where that is not the UTF-8 of its
+/// `Name`: a skeleton's CP949 name, which its `Name` holds decoded. Tracks
+/// bind by these bytes, as the client compares them
+/// ([`crate::anim::names`]), so a CP949 track binds its CP949 bone and not
+/// a bone spelt in UTF-8.
+#[derive(Component, Debug, Clone, PartialEq, Eq, Reflect)]
+#[reflect(Component)]
+pub struct FileBoneName(pub Vec<u8>);
 
 /// The bones below a player and how each playing clip's tracks meet them,
 /// kept up to date when clips, files or the hierarchy change.
@@ -174,7 +186,7 @@ impl AniBinding {
     /// root are bound again.
     pub(super) fn follow_root(&mut self, name: &str) {
         if self.root.0 != name {
-            self.root = (name.to_owned(), self.by_name.get(name));
+            self.root = (name.to_owned(), self.by_name.get(name.as_bytes()));
             self.clips.clear();
         }
     }
@@ -204,7 +216,7 @@ impl AniBinding {
 
     pub(super) fn bind_clip(&self, clip: &AniClip) -> ClipBinding {
         let names: Vec<String> = clip.clip.tracks.iter().map(|t| t.bone.name_text().into_owned()).collect();
-        let tracks: Vec<Option<usize>> = names.iter().map(|n| self.by_name.get(n)).collect();
+        let tracks: Vec<Option<usize>> = clip.clip.tracks.iter().map(|t| self.by_name.of(&t.bone)).collect();
         let root_at = |t: f32| {
             let root = self.root()?;
             clip.clip.blended(|track| tracks[track] == Some(root), t, None).map(|p| p.position)
@@ -228,7 +240,7 @@ impl AniBinding {
 
     pub(super) fn set_bones(&mut self, bones: Vec<Bone>) {
         self.parents = bones.iter().map(|b| b.parent.map_or(NO_PARENT, |p| p as u32)).collect();
-        self.by_name = BoneNames::new(bones.iter().map(|b| &b.name));
+        self.by_name = BoneNames::new(bones.iter().map(|b| &b.key));
         self.bones = bones;
         self.rest_axes = None;
         self.built = true;

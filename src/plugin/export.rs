@@ -8,16 +8,27 @@ use bevy::ecs::name::Name;
 use bevy::math::curve::{ConstantCurve, Interval};
 use bevy::transform::components::Transform;
 
-use crate::anim::{keyframes_in_seconds, poses};
+use crate::anim::bone_tracks::bone_tracks;
+use crate::anim::keyframes_in_seconds;
 use crate::format::Animation;
 
 use super::axes::Axes;
 
-/// The target id a bone gets in exported clips: from its name alone, so a
-/// clip plays on any hierarchy whose bone entities carry
-/// `AnimationTargetId::from_name(&name)` (rigs spawned by this plugin do).
-pub fn bone_target(name: &str) -> AnimationTargetId {
-    AnimationTargetId::from_name(&Name::new(name.to_owned()))
+/// The target id a bone gets in exported clips, from its name as stored
+/// (compared as the client compares names, [`crate::anim::names`]). A
+/// UTF-8 name (ASCII is) gets `AnimationTargetId::from_name`, so a clip
+/// plays on any hierarchy whose bone entities carry that (rigs spawned by
+/// this plugin do). Other bytes (CP949) get an id of their own bytes, so a
+/// CP949 track never targets the bone of the same text in UTF-8.
+pub fn bone_target(name: &[u8]) -> AnimationTargetId {
+    let name = crate::anim::names::c_name(name);
+    match std::str::from_utf8(name) {
+        Ok(text) => AnimationTargetId::from_name(&Name::new(text.to_owned())),
+        Err(_) => {
+            let hex: String = name.iter().map(|b| format!("{b:02x}")).collect();
+            AnimationTargetId::from_iter(["\0io3d stored bytes", &hex])
+        }
+    }
 }
 
 /// Adds a keyframe curve of `$field`, or a constant one where the keys are
@@ -41,17 +52,16 @@ macro_rules! add_curve {
 
 /// The animation as an [`AnimationClip`] in seconds, one translation and one
 /// rotation curve per track, converted to `axes`. Keys hold before the
-/// first and after the last, as the client's do; tracks the client ignores
-/// (no keys, weight 0) are left out, so those bones keep their transform.
+/// first and after the last, as the client's do. A bone's tracks go as the
+/// one track the client's blend of them makes ([`bone_tracks`]): tracks
+/// that pose nothing (no keys, weight 0 or less) are left out, so those
+/// bones keep their transform, and two tracks of a bone are one curve.
 /// Bevy's curves sort their keys: keys out of time order (which
 /// `io3d check` reports) play sorted, not as the client plays them.
 pub fn to_bevy_clip(animation: &Animation, axes: Axes) -> AnimationClip {
     let mut clip = AnimationClip::default();
-    for track in &animation.tracks {
-        if !poses(track) {
-            continue;
-        }
-        let target = bone_target(&track.bone.name_text());
+    for track in bone_tracks(animation) {
+        let target = bone_target(track.bone.c_str());
         let steps = keyframes_in_seconds(&track.keys, 0.0);
         let positions = steps.iter().map(|(t, k)| (*t, axes.position(k.position)));
         let rotations = steps.iter().map(|(t, k)| (*t, axes.rotation(k.rotation)));

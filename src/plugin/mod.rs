@@ -76,7 +76,7 @@ use bevy::{
 
 pub use assets::{AniClip, AniLoader, AniLoaderSettings, Io3dAssetLabel, Io3dLoadError, SklLoader, SklSkeleton};
 pub use axes::Axes;
-pub use binding::{AniBinding, ClipBinding, Io3dBone};
+pub use binding::{AniBinding, ClipBinding, FileBoneName, Io3dBone};
 pub use export::{bone_target, to_bevy_clip};
 pub use game_files::{GameFileReader, GameFilesPlugin};
 pub use player::{AniEventFired, AniPlayer, RootMotion};
@@ -123,6 +123,7 @@ impl Plugin for Io3dPlugin {
             .register_type::<BoneRest>()
             .register_type::<AniBinding>()
             .register_type::<Io3dBone>()
+            .register_type::<FileBoneName>()
             .register_type::<rig::RigSource>()
             .register_type::<PoseOutput>()
             .register_type::<ModelPoses>()

@@ -67,10 +67,15 @@ fn advance(player: &mut AniPlayer, delta_ms: f32, clips: &Assets<AniClip>, fired
     }
     // A seek, a new clip or a pause moves nowhere this frame.
     let delta = delta_ms * player.speed;
-    let still = seek.is_some() || restarted || player.paused || !delta.is_finite();
+    let still = seek.is_some() || restarted || !delta.is_finite();
     let delta = if still { 0.0 } else { delta };
     let lookup = |id: Id| clips.get(id).map(|c| &c.clip);
-    if delta >= 0.0 {
+    // The one pause is the mixer's stop (`StopAllPlayingAnimation`): no
+    // time passes, no event fires and nothing ends or is removed.
+    if player.paused { player.mixer.stop() } else { player.mixer.resume() }
+    if player.mixer.is_stopped() {
+        player.steps.clear();
+    } else if delta >= 0.0 {
         player.mixer.advance(delta, lookup, fired);
         player.steps.clear();
         player.steps.extend(player.mixer.instances().map(|i| (i.id, forward_step(i))));
@@ -99,11 +104,13 @@ fn trigger(commands: &mut Commands, entity: Entity, clips: &Assets<AniClip>, fir
 fn forward_step(instance: &Instance<Id>) -> Step {
     let (from, to) = (instance.previous_time_ms(), instance.time_ms());
     let wrapped = instance.kind() == Kind::Loop && to < from;
+    let total = f64::from(instance.total_ms());
     Step {
         from_ms: f64::from(from),
         to_ms: f64::from(to),
+        moved_ms: f64::from(to) - f64::from(from) + if wrapped { total } else { 0.0 },
         wraps: i64::from(wrapped),
-        total_ms: f64::from(instance.total_ms()),
+        total_ms: total,
         looping: instance.kind() == Kind::Loop,
     }
 }

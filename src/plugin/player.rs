@@ -210,7 +210,9 @@ impl AniPlayer {
     }
 
     /// Freezes every clip (`StopAllPlayingAnimation`): sets
-    /// [`AniPlayer::paused`].
+    /// [`AniPlayer::paused`], which stops the player's mixer
+    /// ([`crate::anim::Mixer::stop`]) from the next frame: no time passes,
+    /// no event fires, and cleared or ended clips stay until it resumes.
     pub fn stop(&mut self) {
         self.paused = true;
     }

@@ -8,6 +8,7 @@ use bevy::transform::components::Transform;
 
 use super::assets::SklSkeleton;
 use super::axes::Axes;
+use super::binding::FileBoneName;
 use super::export::bone_target;
 
 /// Put on an entity to give it the bones of a skeleton as descendants:
@@ -90,10 +91,15 @@ pub(crate) fn modified<A: Asset>(changes: &mut MessageReader<AssetEvent<A>>) -> 
 fn spawn_bones(commands: &mut Commands, rig: Entity, skeleton: &SklSkeleton, axes: Axes) -> Vec<Entity> {
     let mut bones = vec![Entity::PLACEHOLDER; skeleton.rig.len()];
     for &i in &skeleton.rig.order {
-        let name = crate::anim::names::bone_name(&skeleton.rig.names[i]).into_owned();
+        let stored = &skeleton.rig.names[i];
+        let name = crate::anim::names::bone_name(stored).into_owned();
         let parent = skeleton.rig.parents[i].map_or(rig, |p| bones[p]);
         let rest = axes.transform(&skeleton.rig.rest[i]);
-        bones[i] = commands.spawn((bone_target(&name), Name::new(name), rest, BoneRest(rest), ChildOf(parent))).id();
+        let mut bone = commands.spawn((bone_target(stored), rest, BoneRest(rest), ChildOf(parent)));
+        if stored.as_slice() != name.as_bytes() {
+            bone.insert(FileBoneName(stored.clone()));
+        }
+        bones[i] = bone.insert(Name::new(name)).id();
     }
     bones
 }

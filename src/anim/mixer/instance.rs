@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use super::*;
-use crate::anim::clock::{passes, wrap_once};
+use crate::anim::clock::{EventWindow, wrap_once};
 
 /// One playing clip and its clock (`ioAnimation`'s fields).
 #[derive(Debug, Clone, PartialEq)]
@@ -234,8 +234,10 @@ impl<C: Copy> Instance<C> {
         }
     }
 
-    /// Events in `[pre, cur)`; a held action at its end passes the event
-    /// at the end once (see the module docs).
+    /// Events in the action's window ([`EventWindow::between`] its time
+    /// before and after the frame, before the clamp to its end); a held
+    /// action at its end passes the event at the end once (see the module
+    /// docs).
     fn fire_action_events(&mut self, clip: &Clip, fired: &mut Vec<Fired<C>>) {
         if self.pre.partial_cmp(&self.cur) != Some(Ordering::Less) {
             return;
@@ -246,8 +248,9 @@ impl<C: Copy> Instance<C> {
         // The window reaches past the end: the event there fires now, and
         // not again while the action holds its end.
         self.end_passed |= self.hold && self.cur > self.full;
+        let window = EventWindow::between(self.pre.into(), self.cur.into());
         for event in &clip.events {
-            if passes(event.time_ms.into(), self.pre.into(), self.cur.into()) {
+            if window.passes(event.time_ms.into()) {
                 self.fire(event.index, event.time_ms, fired);
                 if let Some(to) = event.jump_to_ms {
                     self.jump(to, clip, fired);
@@ -299,25 +302,20 @@ impl<C: Copy> Instance<C> {
         }
     }
 
-    /// Events in `[pre, cur)`, or across the wrap `[pre, full)` and
-    /// `[0, cur)`; a fading-out loop is silent, and a jump applies only
-    /// without a wrap.
+    /// Events in the loop's window ([`EventWindow::of_loop`]); a
+    /// fading-out loop is silent, and a jump applies only without a wrap.
     fn fire_loop_events(&mut self, clip: &Clip, fired: &mut Vec<Fired<C>>) {
+        let window = EventWindow::of_loop(self.pre.into(), self.cur.into(), self.full.into());
+        let audible = self.state != State::FadeOut;
         for event in &clip.events {
-            let t = event.time_ms;
-            let audible = self.state != State::FadeOut;
-            let (pre, cur, t64) = (f64::from(self.pre), f64::from(self.cur), f64::from(t));
-            if self.pre < self.cur {
-                if passes(t64, pre, cur) {
-                    if audible {
-                        self.fire(event.index, t, fired);
-                    }
-                    if let Some(to) = event.jump_to_ms {
-                        self.jump(to, clip, fired);
-                    }
-                }
-            } else if self.pre > self.cur && (passes(t64, pre, self.full.into()) || passes(t64, 0.0, cur)) && audible {
-                self.fire(event.index, t, fired);
+            if !window.passes(event.time_ms.into()) {
+                continue;
+            }
+            if audible {
+                self.fire(event.index, event.time_ms, fired);
+            }
+            if let (Some(to), EventWindow::Forward { .. }) = (event.jump_to_ms, window) {
+                self.jump(to, clip, fired);
             }
         }
     }
