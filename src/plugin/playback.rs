@@ -72,7 +72,11 @@ fn advance(player: &mut AniPlayer, delta_ms: f32, clips: &Assets<AniClip>, fired
     let lookup = |id: Id| clips.get(id).map(|c| &c.clip);
     // The one pause is the mixer's stop (`StopAllPlayingAnimation`): no
     // time passes, no event fires and nothing ends or is removed.
-    if player.paused { player.mixer.stop() } else { player.mixer.resume() }
+    if player.paused {
+        player.mixer.stop()
+    } else {
+        player.mixer.resume()
+    }
     if player.mixer.is_stopped() {
         player.steps.clear();
     } else if delta >= 0.0 {
