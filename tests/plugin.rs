@@ -894,7 +894,7 @@ fn a_config_can_load_only_its_first_animation() {
 #[cfg(feature = "characters")]
 #[test]
 fn meshes_are_left_off_a_rig_in_the_files_axes() {
-    use bevy_io3d::plugin::character::spawn::SpawnedParts;
+    use bevy_io3d::plugin::character::components::SpawnedParts;
     use bevy_io3d::plugin::character::{Io3dCharacter, Io3dMaterial, Io3dMesh, MeshPart};
     let dir = asset_dir();
     let mut app = character_app(dir.path());

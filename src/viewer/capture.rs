@@ -25,7 +25,7 @@ use super::view::{StageRect, StatusLine, ViewState};
 use super::workspace::Workspace;
 use crate::file::new_file_permissions;
 use crate::plugin::character::TextureClock;
-use crate::plugin::character::spawn::SpawnedParts;
+use crate::plugin::character::components::SpawnedParts;
 use crate::plugin::{AniBinding, AniPlayer, RigBones};
 
 /// Frames in a row with nothing compiling before a capture.

@@ -17,6 +17,7 @@
 //! | [`toon`] | the toon pass as a material, on the rigs that ask for it |
 
 pub mod assets;
+pub mod components;
 pub mod direct;
 pub mod events;
 pub mod material;
@@ -30,12 +31,11 @@ pub mod toon;
 pub use assets::{
     AnimationLoading, CmsLoader, Io3dCollision, Io3dMesh, Io3dModel, ModelLoader, ModelLoaderSettings, MshLoader,
 };
+pub use components::{HiddenMeshes, Io3dCharacter, MeshPart, RigMeshes};
 pub use direct::CharacterStores;
-pub use events::HiddenMeshes;
 pub use material::{Io3dMaterial, MaterialLoader, TextureClock, animate_textures, to_standard_material};
 pub use mesh::{inverse_bindposes, submesh_meshes};
 pub use outline::{OutlineHull, Outlines};
-pub use spawn::{Io3dCharacter, MeshPart, RigMeshes};
 pub use texture::{DdsLoader, checker, to_image};
 pub use toon::{ToonMaterial, ToonShaded, ToonShading};
 
@@ -75,8 +75,8 @@ pub(super) fn build(app: &mut App) {
         .init_resource::<toon::ToonMaterials>()
         .register_type::<ToonShaded>()
         .register_type::<TextureClock>()
-        .register_type::<spawn::DressedFrom>()
-        .register_type::<spawn::SpawnedParts>()
+        .register_type::<components::DressedFrom>()
+        .register_type::<components::SpawnedParts>()
         .add_observer(events::follow_mesh_events)
         .add_systems(PostUpdate, events::show_meshes.after(Io3dSystems::Advance).before(Io3dSystems::Pose))
         // Apps without Bevy's materials only animate.

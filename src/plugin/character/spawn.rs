@@ -9,8 +9,6 @@ use bevy::math::Mat4;
 use bevy::mesh::skinning::{SkinnedMesh, SkinnedMeshInverseBindposes};
 use bevy::mesh::{Mesh, Mesh3d};
 use bevy::pbr::{MeshMaterial3d, StandardMaterial};
-use bevy::reflect::{Reflect, std_traits::ReflectDefault};
-use bevy::transform::components::Transform;
 
 use crate::anim::MeshBinding;
 use crate::format::Material;
@@ -23,82 +21,10 @@ use crate::plugin::rig::{RigBones, SklRig, modified};
 use crate::surface::Surface;
 
 use super::assets::{Io3dMesh, Io3dModel};
-use super::events::HiddenMeshes;
+use super::components::{DressedFrom, Io3dCharacter, MeshPart, RigMeshes, SpawnedParts};
 use super::material::Io3dMaterial;
 use super::mesh::inverse_bindposes;
 use super::outline::{OutlineHull, Outlines};
-
-/// Put on an entity to make it the character a model config describes:
-/// once the config is loaded the entity gets the config's skeleton as a
-/// [`SklRig`], its meshes as [`RigMeshes`] and, unless it has one, an
-/// [`AniPlayer`] playing the first animation listed ([`Io3dModel::animation`]
-/// finds the others by name). Changing the handle or reloading the config
-/// dresses it again.
-///
-/// ```no_run
-/// # use bevy::prelude::*;
-/// # use bevy_io3d::prelude::*;
-/// fn setup(mut commands: Commands, assets: Res<AssetServer>) {
-///     commands.spawn(Io3dCharacter::new(assets.load("resource/model/animodel/biped.txt")));
-/// }
-/// ```
-#[derive(Component, Debug, Clone, Default, Reflect)]
-#[reflect(Component, Default)]
-#[require(Transform, Visibility)]
-pub struct Io3dCharacter {
-    /// The model config.
-    pub model: Handle<Io3dModel>,
-}
-
-impl Io3dCharacter {
-    /// The character of a model config.
-    pub fn new(model: Handle<Io3dModel>) -> Self {
-        Self { model }
-    }
-}
-
-/// The meshes drawn on a rig ([`SklRig`]), skinned to its bones. Push or
-/// remove handles to add or take off equipment on a live character (a
-/// weapon is a mesh skinned to `Bip01 R Hand`): the rig's mesh entities
-/// are spawned again. On an entity without a [`SklRig`] (a map, a prop,
-/// a weapon on a stand: a model config with no skeleton) the meshes are
-/// drawn as they are stored, skinned ones at their bind pose.
-#[derive(Component, Debug, Clone, Default, Reflect)]
-#[reflect(Component, Default)]
-#[require(Visibility, HiddenMeshes, Axes)]
-pub struct RigMeshes(pub Vec<Handle<Io3dMesh>>);
-
-/// One drawn submesh of a rig's mesh: a child of the rig with `Mesh3d`,
-/// its material and, for skinned meshes, a `SkinnedMesh` on the rig's bones
-/// (with bounds that follow the joints, so an animated mesh is never
-/// culled by its bind-pose box).
-#[derive(Component, Debug, Clone, PartialEq, Reflect)]
-#[reflect(Component)]
-pub struct MeshPart {
-    /// The mesh.
-    pub mesh: AssetId<Io3dMesh>,
-    /// Its name ([`Io3dMesh::name`]), for events that show and hide meshes.
-    pub name: String,
-    /// The submesh record it draws.
-    pub submesh: usize,
-}
-
-/// The model a character was dressed from.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
-#[reflect(Component)]
-pub struct DressedFrom(AssetId<Io3dModel>);
-
-/// The mesh entities spawned for a rig's [`RigMeshes`].
-#[derive(Component, Debug, Clone, Default, Reflect)]
-#[reflect(Component, Default)]
-pub struct SpawnedParts(Vec<Entity>);
-
-impl SpawnedParts {
-    /// The part entities ([`MeshPart`]).
-    pub fn parts(&self) -> &[Entity] {
-        &self.0
-    }
-}
 
 /// Gives characters their rig, meshes and player once their config is
 /// loaded, and again when it is reloaded or replaced.

@@ -24,7 +24,7 @@ use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::render::render_resource::{AsBindGroup, ShaderType};
 use bevy::shader::ShaderRef;
 
-use super::spawn::{MeshPart, SpawnedParts};
+use super::components::{MeshPart, SpawnedParts};
 use crate::resource::name_key;
 
 /// A part's material, toon-shaded.
