@@ -139,6 +139,27 @@ fn check_reports_errors_with_file_and_offset_and_exits_1() {
     assert!(stderr(&bad).contains("checked 2 files: 2 errors"), "{}", stderr(&bad));
 }
 
+/// `check --rules` prints the catalogue, a rule a line in aligned columns,
+/// and checks nothing; `check` with neither paths nor `--rules` is refused.
+#[test]
+fn check_rules_prints_the_catalogue() {
+    use bevy_io3d::check::Rule;
+    let printed = stdout(&io3d(&[&"check", &"--rules"]));
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines.len(), Rule::ALL.len(), "{printed}");
+    let mut doc_columns = std::collections::HashSet::new();
+    for (line, rule) in lines.iter().zip(Rule::ALL) {
+        let words: Vec<&str> = line.split_whitespace().take(2).collect();
+        assert_eq!(words, [rule.id(), &rule.severity().to_string()], "{line}");
+        assert!(line.ends_with(rule.doc()), "{line}");
+        doc_columns.insert(line.len() - rule.doc().len());
+    }
+    assert_eq!(doc_columns.len(), 1, "the meanings start in one column:\n{printed}");
+    assert!(lines.iter().any(|l| l.starts_with("loose-bone ") && l.contains(" warning ")), "{printed}");
+    assert!(!io3d(&[&"check", &"--rules", &"--json"]).status.success());
+    assert!(!io3d(&[&"check"]).status.success());
+}
+
 #[test]
 fn failures_are_one_clear_line_and_leave_no_half_written_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -5,7 +5,7 @@ use std::collections::hash_map::Entry;
 
 use glam::Quat;
 
-use super::{Finding, Severity, UNIT_TOLERANCE, check_string, check_trailing, unreadable};
+use super::{Finding, Rule, UNIT_TOLERANCE, check_string, check_trailing};
 use crate::format::rotation::decode_small_three;
 use crate::format::{AniLayout, Animation, PackedRotation, ReadOptions, Skeleton, Track};
 
@@ -14,7 +14,7 @@ use crate::format::{AniLayout, Animation, PackedRotation, ReadOptions, Skeleton,
 pub fn check_ani(bytes: &[u8], skeleton: Option<&Skeleton>) -> Vec<Finding> {
     let (animation, layout) = match Animation::read(bytes, ReadOptions { allow_long_strings: true }) {
         Ok(read) => read,
-        Err(error) => return vec![unreadable(error.offset(), error.to_string())],
+        Err(error) => return vec![Finding::new(Rule::Unreadable, error.offset(), error.to_string())],
     };
     let mut out = Vec::new();
     let c = AniCheck { animation: &animation, layout: &layout };
@@ -42,19 +42,13 @@ impl AniCheck<'_> {
         let a = self.animation;
         if a.total_ms <= 0 {
             out.push(Finding::new(
-                Severity::Warning,
-                "total-time",
+                Rule::TotalTime,
                 self.layout.total_ms,
                 format!("total time is {} ms: a looping clip never wraps", a.total_ms),
             ));
         }
         if a.tracks.is_empty() {
-            out.push(Finding::new(
-                Severity::Warning,
-                "no-tracks",
-                self.layout.total_ms + 4,
-                "the animation has no tracks",
-            ));
+            out.push(Finding::new(Rule::NoTracks, self.layout.total_ms + 4, "the animation has no tracks"));
         }
     }
 
@@ -66,11 +60,10 @@ impl AniCheck<'_> {
             check_string(out, offset, &format!("{place} sub info"), &event.sub_info);
             let t = event.time_ms;
             if !t.is_finite() {
-                out.push(Finding::new(Severity::Error, "not-finite", offset, format!("{place}: time is {t}")));
+                out.push(Finding::new(Rule::NotFinite, offset, format!("{place}: time is {t}")));
             } else if !(0.0..=total).contains(&t) {
                 out.push(Finding::new(
-                    Severity::Warning,
-                    "event-outside",
+                    Rule::EventOutside,
                     offset,
                     format!("{place}: time {t} ms is outside 0..{total} ms and never fires"),
                 ));
@@ -87,8 +80,7 @@ impl AniCheck<'_> {
             if let Entry::Occupied(first) = first_of.entry(track.bone.c_str()) {
                 let first = *first.get();
                 out.push(Finding::new(
-                    Severity::Warning,
-                    "duplicate-track",
+                    Rule::DuplicateTrack,
                     offset,
                     format!("{place}: track {first} drives the same bone; the client blends the two by their weights"),
                 ));
@@ -96,31 +88,23 @@ impl AniCheck<'_> {
                 first_of.insert(track.bone.c_str(), t);
             }
             if !track.weight.is_finite() {
-                out.push(Finding::new(
-                    Severity::Error,
-                    "not-finite",
-                    offset,
-                    format!("{place}: weight is {}", track.weight),
-                ));
+                out.push(Finding::new(Rule::NotFinite, offset, format!("{place}: weight is {}", track.weight)));
             } else if track.weight == 0.0 {
                 out.push(Finding::new(
-                    Severity::Warning,
-                    "zero-weight",
+                    Rule::ZeroWeight,
                     offset,
                     format!("{place}: weight 0, so the client's blend drops the track (the bone stays at rest unless another track drives it)"),
                 ));
             } else if track.weight < 0.0 {
                 out.push(Finding::new(
-                    Severity::Warning,
-                    "negative-weight",
+                    Rule::NegativeWeight,
                     offset,
                     format!("{place}: weight {}: alone the track leaves the bone at rest, beside another it pushes the blend away from itself", track.weight),
                 ));
             }
             if track.keys.is_empty() {
                 out.push(Finding::new(
-                    Severity::Error,
-                    "empty-track",
+                    Rule::EmptyTrack,
                     offset,
                     format!("{place} has no keys: the client reads out of range"),
                 ));
@@ -136,12 +120,11 @@ impl AniCheck<'_> {
             let offset = self.layout.key(version, t, k);
             let at = (place, "key", k);
             if let Some(prev) = k.checked_sub(1).map(|p| track.keys[p].time_ms) {
-                let (severity, how) =
-                    if key.time_ms < prev { (Severity::Error, "goes back") } else { (Severity::Warning, "repeats") };
+                let (rule, how) =
+                    if key.time_ms < prev { (Rule::KeyOrder, "goes back") } else { (Rule::KeyRepeat, "repeats") };
                 if key.time_ms <= prev {
                     out.push(Finding::on_item(
-                        severity,
-                        "key-order",
+                        rule,
                         offset,
                         at,
                         format!("time {} ms {how} (previous key at {prev} ms)", key.time_ms),
@@ -150,21 +133,14 @@ impl AniCheck<'_> {
             }
             if key.time_ms > total || key.time_ms < 0 {
                 out.push(Finding::on_item(
-                    Severity::Warning,
-                    "key-outside",
+                    Rule::KeyOutside,
                     offset,
                     at,
                     format!("time {} ms is outside 0..{total} ms", key.time_ms),
                 ));
             }
             if not_finite(&key.position.to_array()) {
-                out.push(Finding::on_item(
-                    Severity::Error,
-                    "not-finite",
-                    offset,
-                    at,
-                    format!("position is {}", key.position),
-                ));
+                out.push(Finding::on_item(Rule::NotFinite, offset, at, format!("position is {}", key.position)));
             }
             self.rotation(out, offset, at, key.rotation, key.packed);
         }
@@ -182,8 +158,7 @@ impl AniCheck<'_> {
             && decode_small_three(word).nan_in_client
         {
             out.push(Finding::on_item(
-                Severity::Error,
-                "small-three-nan",
+                Rule::SmallThreeNan,
                 offset,
                 at,
                 format!("rotation word {word:#010x} decodes to NaN in the client (shown with the lost component as 0)"),
@@ -191,11 +166,10 @@ impl AniCheck<'_> {
             return;
         }
         if not_finite(&rotation.to_array()) {
-            out.push(Finding::on_item(Severity::Error, "not-finite", offset, at, format!("rotation is {rotation}")));
+            out.push(Finding::on_item(Rule::NotFinite, offset, at, format!("rotation is {rotation}")));
         } else if (rotation.length() - 1.0).abs() > UNIT_TOLERANCE {
             out.push(Finding::on_item(
-                Severity::Warning,
-                "not-unit",
+                Rule::NotUnit,
                 offset,
                 at,
                 format!("rotation has length {:.4}, far from 1", rotation.length()),
@@ -207,8 +181,7 @@ impl AniCheck<'_> {
         for (t, track) in self.animation.tracks.iter().enumerate() {
             if skeleton.bone_index(track.bone.c_str()).is_none() {
                 out.push(Finding::new(
-                    Severity::Error,
-                    "unknown-bone",
+                    Rule::UnknownBone,
                     self.layout.tracks[t].0,
                     format!(
                         "track {t} '{}': the skeleton has no such bone, so the client drives the root bone with it",
@@ -220,8 +193,7 @@ impl AniCheck<'_> {
         for bone in &skeleton.bones {
             if self.animation.track(bone.name.c_str()).is_none() {
                 out.push(Finding::new(
-                    Severity::Info,
-                    "bone-without-track",
+                    Rule::BoneWithoutTrack,
                     self.layout.total_ms + 4,
                     format!("bone '{}' has no track and stays at rest", bone.name),
                 ));
@@ -236,7 +208,7 @@ mod tests {
     use crate::format::{AniVersion, Event, Key};
     use glam::Vec3;
 
-    fn rules(findings: &[Finding]) -> Vec<&'static str> {
+    fn rules(findings: &[Finding]) -> Vec<Rule> {
         findings.iter().map(|f| f.rule).collect()
     }
 
@@ -247,7 +219,7 @@ mod tests {
         let key = |t| Key::new(t, Vec3::ZERO, Quat::IDENTITY);
         a.tracks.push(Track { bone: "Bip01".into(), weight: 1.0, keys: vec![key(0), key(50), key(40), key(200)] });
         a.tracks.push(Track { bone: "Bip01".into(), weight: 0.0, keys: vec![] });
-        a.tracks.push(Track { bone: "Bip01 Head".into(), weight: -1.0, keys: vec![key(0)] });
+        a.tracks.push(Track { bone: "Bip01 Head".into(), weight: -1.0, keys: vec![key(0), key(0)] });
         a.tracks.push(Track {
             bone: "Bip01 Tail".into(),
             weight: 1.0,
@@ -259,26 +231,30 @@ mod tests {
         let findings = check_ani(&bytes, Some(&skeleton));
         let rules = rules(&findings);
         for rule in [
-            "event-outside",
-            "key-order",
-            "key-outside",
-            "duplicate-track",
-            "zero-weight",
-            "negative-weight",
-            "empty-track",
-            "not-finite",
-            "not-unit",
-            "unknown-bone",
-            "bone-without-track",
-            "trailing-bytes",
+            Rule::EventOutside,
+            Rule::KeyOrder,
+            Rule::KeyRepeat,
+            Rule::KeyOutside,
+            Rule::DuplicateTrack,
+            Rule::ZeroWeight,
+            Rule::NegativeWeight,
+            Rule::EmptyTrack,
+            Rule::NotFinite,
+            Rule::NotUnit,
+            Rule::UnknownBone,
+            Rule::BoneWithoutTrack,
+            Rule::TrailingBytes,
         ] {
             assert!(rules.contains(&rule), "{rule} missing from {findings:#?}");
         }
-        let order = findings.iter().find(|f| f.rule == "key-order").unwrap();
-        assert_eq!(order.severity, Severity::Error);
+        let order = findings.iter().find(|f| f.rule == Rule::KeyOrder).unwrap();
+        assert_eq!(order.severity, crate::check::Severity::Error);
         let (_, layout) = Animation::read(&bytes, ReadOptions::default()).unwrap();
         assert_eq!(order.offset, layout.key(AniVersion::V4000, 0, 2));
         assert!(order.message.starts_with("track 0 'Bip01', key 2: time 40 ms goes back"), "{}", order.message);
+        let repeat = findings.iter().find(|f| f.rule == Rule::KeyRepeat).unwrap();
+        assert_eq!(repeat.severity, crate::check::Severity::Warning);
+        assert!(repeat.message.starts_with("track 2 'Bip01 Head', key 1: time 0 ms repeats"), "{}", repeat.message);
     }
 
     #[test]
@@ -288,13 +264,13 @@ mod tests {
         key.packed = Some(PackedRotation::SmallThree(0));
         key.rotation = key.packed.unwrap().decode();
         a.tracks.push(Track { bone: "Bip01".into(), weight: 1.0, keys: vec![key] });
-        assert_eq!(rules(&check_ani(&a.to_bytes().unwrap(), None)), ["small-three-nan"]);
+        assert_eq!(rules(&check_ani(&a.to_bytes().unwrap(), None)), [Rule::SmallThreeNan]);
     }
 
     #[test]
     fn unreadable_file_is_one_error_with_its_offset() {
         let findings = check_ani(b"ANI\0\xa0\x0f\0\0\x05\0\0\0", None);
         assert_eq!(findings.len(), 1);
-        assert_eq!((findings[0].rule, findings[0].offset), ("unreadable", 12));
+        assert_eq!((findings[0].rule, findings[0].offset), (Rule::Unreadable, 12));
     }
 }

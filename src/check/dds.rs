@@ -1,7 +1,7 @@
 //! Checks of a `.dds` texture: what Direct3D 9's loader, and so the
 //! client, makes of it.
 
-use super::{Finding, Severity, check_trailing};
+use super::{Finding, Rule, check_trailing};
 use crate::format::Dds;
 use crate::format::dds::HEADER_LEN;
 
@@ -13,15 +13,14 @@ pub fn check_dds(bytes: &[u8]) -> Vec<Finding> {
         Ok(dds) => dds,
         Err(error) => {
             let message = format!("{error}; the client draws its meshes with a 2 x 2 placeholder instead");
-            return vec![Finding::new(Severity::Error, "unreadable", error.offset(), message)];
+            return vec![Finding::new(Rule::Unreadable, error.offset(), message)];
         }
     };
     let mut out = Vec::new();
     let (stored, full) = (dds.levels.len(), dds.full_chain_len());
     if stored < full {
         out.push(Finding::new(
-            Severity::Info,
-            "partial-mip-chain",
+            Rule::PartialMipChain,
             28,
             format!(
                 "holds {stored} of {full} mip levels; the client builds the other {} from the first",

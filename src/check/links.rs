@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Finding, LineStarts, Severity, line_of};
+use super::{Finding, LineStarts, Rule, line_of};
 use crate::format::Mesh;
 use crate::format::msh::submesh_offset;
 use crate::resource::{Character, CharacterMesh, Link, ResourceFolder, ResourceKind};
@@ -46,28 +46,28 @@ impl LinkCheck<'_> {
             self.mesh(mesh, skeleton.as_ref());
         }
         for link in &self.character.animations {
-            if let Some(path) = self.found(link, &link.name, Severity::Error, "") {
+            if let Some(path) = self.found(link, &link.name, Rule::MissingFile, "") {
                 self.out.files.push((path, skeleton.clone()));
             }
         }
         if let Some(link) = &self.character.collision
-            && let Some(path) = self.found(link, &link.name, Severity::Warning, " (the model has no collision)")
+            && let Some(path) = self.found(link, &link.name, Rule::MissingCollision, " (the model has no collision)")
         {
             self.out.files.push((path, None));
         }
         self.out
     }
 
-    fn config_finding(&mut self, severity: Severity, rule: &'static str, name: &str, message: String) {
+    fn config_finding(&mut self, rule: Rule, name: &str, message: String) {
         let lines = LineStarts::new(self.config_bytes);
         let line = line_of(self.config_bytes, name);
-        let finding = Finding::new(severity, rule, lines.offset(line), format!("line {line}: {message}"));
+        let finding = Finding::new(rule, lines.offset(line), format!("line {line}: {message}"));
         self.out.findings.push((self.character.config_path.clone(), finding));
     }
 
-    /// The path of a linked file, or a finding on the config line that
-    /// names it (`written`) that it is missing.
-    fn found(&mut self, link: &Link, written: &str, severity: Severity, consequence: &str) -> Option<PathBuf> {
+    /// The path of a linked file, or a finding of `rule` on the config line
+    /// that names it (`written`) that it is missing.
+    fn found(&mut self, link: &Link, written: &str, rule: Rule, consequence: &str) -> Option<PathBuf> {
         if link.path.is_none() {
             let message = format!(
                 "no {} file named '{}' {}{consequence}",
@@ -75,7 +75,7 @@ impl LinkCheck<'_> {
                 link.name,
                 self.searched(link.kind)
             );
-            self.config_finding(severity, "missing-file", written, message);
+            self.config_finding(rule, written, message);
         }
         link.path.clone()
     }
@@ -99,8 +99,7 @@ impl LinkCheck<'_> {
             let skinned = self.character.meshes.iter().any(|m| m.mesh.get().is_some_and(Mesh::is_skinned));
             if skinned || !self.character.config.animations.is_empty() {
                 self.config_finding(
-                    Severity::Error,
-                    "no-skeleton",
+                    Rule::NoSkeleton,
                     "#MODEL_CFG",
                     "the config names no #SKELETON, but it has animations or skinned meshes, which need one".into(),
                 );
@@ -108,7 +107,7 @@ impl LinkCheck<'_> {
             return None;
         };
         let path =
-            self.found(&linked.link, &linked.link.name, Severity::Error, ": nothing can be skinned or animated")?;
+            self.found(&linked.link, &linked.link.name, Rule::MissingFile, ": nothing can be skinned or animated")?;
         self.out.files.push((path.clone(), None));
         Some(path)
     }
@@ -119,8 +118,7 @@ impl LinkCheck<'_> {
         let (skeleton, meshes) = (line_of(self.config_bytes, "#SKELETON"), line_of(self.config_bytes, "#MESH_LIST"));
         if self.character.config.skeleton.is_some() && !self.character.config.meshes.is_empty() && meshes < skeleton {
             self.config_finding(
-                Severity::Error,
-                "skeleton-order",
+                Rule::SkeletonOrder,
                 "#SKELETON",
                 "#SKELETON comes after #MESH_LIST: the client builds the meshes with no skeleton, so they get no bones"
                     .into(),
@@ -131,15 +129,14 @@ impl LinkCheck<'_> {
     fn mesh(&mut self, entry: &CharacterMesh, skeleton: Option<&PathBuf>) {
         let name = entry.name().to_owned();
         let Some(mesh_path) =
-            self.found(&entry.mesh.link, &name, Severity::Error, ": the client does not load the model")
+            self.found(&entry.mesh.link, &name, Rule::MissingFile, ": the client does not load the model")
         else {
             return;
         };
         self.out.files.push((mesh_path.clone(), skeleton.cloned()));
         let Some(script_path) = entry.material.link.path.clone() else {
             self.config_finding(
-                Severity::Error,
-                "no-material-script",
+                Rule::NoMaterialScript,
                 &name,
                 format!(
                     "mesh '{name}' has no material script '{}' {}: the client does not load the mesh and stops building the model",
@@ -161,8 +158,7 @@ impl LinkCheck<'_> {
             self.out.findings.push((
                 script_path.clone(),
                 Finding::new(
-                    Severity::Warning,
-                    "missing-texture",
+                    Rule::MissingTexture,
                     lines.offset(line),
                     format!(
                         "line {line}: no texture file named '{}' {}: the client draws a 2x2 placeholder",
@@ -183,7 +179,7 @@ impl LinkCheck<'_> {
                     submesh.face_count,
                     script_path.display()
                 );
-                let finding = Finding::new(Severity::Warning, "few-materials", submesh_offset(s), message);
+                let finding = Finding::new(Rule::FewMaterials, submesh_offset(s), message);
                 self.out.findings.push((mesh_path.to_path_buf(), finding));
             }
         }
@@ -208,14 +204,14 @@ pub fn check_mesh_scripts(folder: &ResourceFolder) -> Vec<(PathBuf, Finding)> {
                 "no material script '{}.txt' in the material folder: the client does not load this mesh",
                 stem(mesh)
             );
-            out.push((mesh.clone(), Finding::new(Severity::Error, "no-material-script", 0, message)));
+            out.push((mesh.clone(), Finding::new(Rule::NoMaterialScript, 0, message)));
         }
     }
     for script in &scripts {
         if !meshes.iter().any(|mesh| stem(mesh) == stem(script)) {
             let message =
                 format!("no mesh '{}.msh' in the mesh folder: the client never uses this script", stem(script));
-            out.push((script.clone(), Finding::new(Severity::Warning, "unused-script", 0, message)));
+            out.push((script.clone(), Finding::new(Rule::UnusedScript, 0, message)));
         }
     }
     out

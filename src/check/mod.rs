@@ -6,6 +6,7 @@ mod dds;
 mod links;
 mod material;
 mod msh;
+mod rule;
 mod skl;
 
 pub use ani::check_ani;
@@ -13,6 +14,7 @@ pub use dds::check_dds;
 pub use links::{CharacterCheck, check_character, check_mesh_scripts};
 pub use material::check_material;
 pub use msh::{check_cms, check_mesh_bones, check_msh};
+pub use rule::{Rule, catalogue};
 pub use skl::check_skl;
 
 use std::fmt;
@@ -43,10 +45,10 @@ impl fmt::Display for Severity {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct Finding {
-    /// How bad it is.
+    /// How bad it is: its rule's severity.
     pub severity: Severity,
-    /// A short stable name for the kind of finding, such as `empty-track`.
-    pub rule: &'static str,
+    /// The kind of finding (written as its id, such as `empty-track`).
+    pub rule: Rule,
     /// Byte offset in the file of the part it is about.
     pub offset: usize,
     /// The reason, in one line, naming the part ("track 3 'Bip01 Spine'").
@@ -73,16 +75,15 @@ pub struct Item {
 }
 
 impl Finding {
-    /// A finding.
-    pub fn new(severity: Severity, rule: &'static str, offset: usize, message: impl Into<String>) -> Self {
-        Self { severity, rule, offset, message: message.into(), item: None }
+    /// A finding of `rule`, with the rule's severity.
+    pub fn new(rule: Rule, offset: usize, message: impl Into<String>) -> Self {
+        Self { severity: rule.severity(), rule, offset, message: message.into(), item: None }
     }
 
     /// A finding about item `index` of `within` (key 4 of a track, vertex
     /// 9 of a mesh): the message names them before `detail`.
     pub fn on_item(
-        severity: Severity,
-        rule: &'static str,
+        rule: Rule,
         offset: usize,
         (within, unit, index): (&str, &'static str, usize),
         detail: impl Into<String>,
@@ -90,7 +91,8 @@ impl Finding {
         let detail = detail.into();
         let place = if within.is_empty() { format!("{unit} {index}") } else { format!("{within}, {unit} {index}") };
         let message = format!("{place}: {detail}");
-        Self { severity, rule, offset, message, item: Some(Item { within: within.to_owned(), unit, index, detail }) }
+        let item = Some(Item { within: within.to_owned(), unit, index, detail });
+        Self { severity: rule.severity(), rule, offset, message, item }
     }
 }
 
@@ -107,13 +109,13 @@ pub fn group(findings: &[Finding]) -> Vec<Grouped<'_>> {
 fn runs(findings: &[Finding]) -> Vec<Grouped<'_>> {
     let mut groups: Vec<Grouped<'_>> = Vec::new();
     // The open run of each rule and part: where it is in `groups`.
-    let mut open: std::collections::HashMap<(&str, Severity, &str, &str), usize> = std::collections::HashMap::new();
+    let mut open: std::collections::HashMap<(Rule, &str, &str), usize> = std::collections::HashMap::new();
     for finding in findings {
         let Some(item) = &finding.item else {
             groups.push(Grouped::one(finding));
             continue;
         };
-        let key = (finding.rule, finding.severity, item.within.as_str(), item.unit);
+        let key = (finding.rule, item.within.as_str(), item.unit);
         if let Some(&g) = open.get(&key) {
             let group = &mut groups[g];
             let last = group.last.map_or(group.first, |l| l);
@@ -165,13 +167,13 @@ fn spread_over_parts(runs: Vec<Grouped<'_>>) -> Vec<Grouped<'_>> {
     lines
 }
 
-/// What runs must share to be one line: rule, severity, unit and the kind
-/// of part they are on.
-type SpreadKey<'a> = (&'static str, Severity, &'static str, &'a str);
+/// What runs must share to be one line: rule, unit and the kind of part
+/// they are on.
+type SpreadKey<'a> = (Rule, &'static str, &'a str);
 
 fn key<'a>(group: &Grouped<'a>) -> Option<SpreadKey<'a>> {
     let item = group.first.item.as_ref().filter(|i| !i.within.is_empty())?;
-    Some((group.first.rule, group.first.severity, item.unit, part_kind(&item.within)))
+    Some((group.first.rule, item.unit, part_kind(&item.within)))
 }
 
 /// The part a run is on ("" for none).
@@ -255,25 +257,18 @@ impl fmt::Display for Finding {
     }
 }
 
-/// The finding for a file that does not load.
-pub fn unreadable(offset: usize, message: String) -> Finding {
-    Finding::new(Severity::Error, "unreadable", offset, message)
-}
-
 /// Findings shared by every format: strings the client cuts or overflows.
 fn check_string(out: &mut Vec<Finding>, offset: usize, what: &str, s: &crate::format::FileString) {
     if s.len() >= crate::format::string::MAX_STRING_LEN {
         out.push(Finding::new(
-            Severity::Warning,
-            "long-string",
+            Rule::LongString,
             offset,
             format!("{what} is {} bytes long and overflows the client's 260-byte buffer", s.len()),
         ));
     }
     if s.has_zero_byte() {
         out.push(Finding::new(
-            Severity::Warning,
-            "zero-byte",
+            Rule::ZeroByte,
             offset,
             format!("{what} '{}' holds a zero byte: the client cuts it to '{}'", s.to_text(), s.name_text()),
         ));
@@ -283,8 +278,7 @@ fn check_string(out: &mut Vec<Finding>, offset: usize, what: &str, s: &crate::fo
 fn check_trailing(out: &mut Vec<Finding>, offset: usize, trailing: &[u8]) {
     if !trailing.is_empty() {
         out.push(Finding::new(
-            Severity::Warning,
-            "trailing-bytes",
+            Rule::TrailingBytes,
             offset,
             format!("{} bytes after the end of the data; the client ignores them", trailing.len()),
         ));
@@ -339,40 +333,38 @@ mod tests {
     fn a_rule_met_on_many_parts_is_one_line() {
         let on = |track: usize, k: usize, rule| {
             let within = format!("track {track} 'Bone{track}'");
-            Finding::on_item(Severity::Warning, rule, 1000 * track + k, (&within, "key", k), "outside")
+            Finding::on_item(rule, 1000 * track + k, (&within, "key", k), "outside")
         };
-        let mut findings: Vec<Finding> = (0..52).map(|t| on(t, 20 + t % 2, "key-outside")).collect();
-        findings.extend((0..16).flat_map(|t| (4..=8).map(move |k| on(t, k, "not-unit"))));
-        findings.push(Finding::new(Severity::Info, "no-events", 0, "no events"));
+        let mut findings: Vec<Finding> = (0..52).map(|t| on(t, 20 + t % 2, Rule::KeyOutside)).collect();
+        findings.extend((0..16).flat_map(|t| (4..=8).map(move |k| on(t, k, Rule::NotUnit))));
+        findings.push(Finding::new(Rule::BoneWithoutTrack, 0, "bone 'Bip01' has no track"));
         let lines: Vec<String> = group(&findings).iter().map(ToString::to_string).collect();
         assert_eq!(
             lines,
             [
                 "warning [key-outside] on 52 tracks (52 findings at bytes 20 to 51021); the first: track 0 'Bone0', key 20: outside",
                 "warning [not-unit] on 16 tracks (80 findings at bytes 4 to 15008); the first: track 0 'Bone0', keys 4 to 8 (5 keys; key 4: outside)",
-                "info [no-events] at byte 0: no events",
+                "info [bone-without-track] at byte 0: bone 'Bip01' has no track",
             ]
         );
     }
 
     #[test]
     fn runs_on_consecutive_items_become_one_line() {
-        let key = |rule, k| {
-            Finding::on_item(Severity::Warning, rule, 100 + k, ("track 0 'Bip01'", "key", k), format!("detail {k}"))
-        };
-        let vertex = |v| Finding::on_item(Severity::Error, "bone-index", v, ("weights", "vertex", v), "out");
+        use Rule::{KeyRepeat, NotUnit};
+        let key = |rule, k| Finding::on_item(rule, 100 + k, ("track 0 'Bip01'", "key", k), format!("detail {k}"));
+        let vertex = |v| Finding::on_item(Rule::BoneIndex, v, ("weights", "vertex", v), "out");
         assert_eq!(
             group(&[vertex(7), vertex(8)])[0].to_string(),
             "error [bone-index] at bytes 7 to 8: weights, vertices 7 to 8 (2 vertices; vertex 7: out)"
         );
-        let findings =
-            [key("not-unit", 4), key("key-order", 4), key("not-unit", 5), key("not-unit", 6), key("not-unit", 9)];
+        let findings = [key(NotUnit, 4), key(KeyRepeat, 4), key(NotUnit, 5), key(NotUnit, 6), key(NotUnit, 9)];
         let lines: Vec<String> = group(&findings).iter().map(ToString::to_string).collect();
         assert_eq!(
             lines,
             [
                 "warning [not-unit] at bytes 104 to 106: track 0 'Bip01', keys 4 to 6 (3 keys; key 4: detail 4)",
-                "warning [key-order] at byte 104: track 0 'Bip01', key 4: detail 4",
+                "warning [key-repeat] at byte 104: track 0 'Bip01', key 4: detail 4",
                 "warning [not-unit] at byte 109: track 0 'Bip01', key 9: detail 9",
             ]
         );

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use glam::Vec3;
 
-use super::{Finding, Severity, check_string, check_trailing, unreadable};
+use super::{Finding, Rule, check_string, check_trailing};
 use crate::format::msh::{MSH_VERSIONS, VertexArray, VertexMask};
 use crate::format::{Collision, Mesh, MshLayout, Skeleton, Weights};
 
@@ -22,7 +22,7 @@ const WEIGHT_SUM_TOLERANCE: f32 = 0.01;
 pub fn check_msh(bytes: &[u8], skeleton: Option<&Skeleton>) -> Vec<Finding> {
     let (mesh, layout) = match Mesh::read(bytes, true) {
         Ok(read) => read,
-        Err(error) => return vec![unreadable(error.offset(), error.to_string())],
+        Err(error) => return vec![Finding::new(Rule::Unreadable, error.offset(), error.to_string())],
     };
     let c = MshCheck { mesh: &mesh, layout: &layout };
     let mut out = Vec::new();
@@ -49,8 +49,7 @@ pub fn check_mesh_bones(mesh: &Mesh, layout: &MshLayout, skeleton: &Skeleton, ou
     for (entry, (i, name)) in kept.enumerate() {
         if skeleton.bone_index(name.c_str()).is_none() {
             out.push(Finding::new(
-                Severity::Error,
-                "unknown-bone",
+                Rule::UnknownBone,
                 layout.bone_names[i],
                 format!(
                     "bone name {i} '{name}' (bone index {entry}): the skeleton has no such bone, so the client skins its vertices on the root"
@@ -70,16 +69,14 @@ impl MshCheck<'_> {
         let (mesh, mask) = (self.mesh, self.mesh.mask);
         if !MSH_VERSIONS.contains(&mesh.version) {
             out.push(Finding::new(
-                Severity::Warning,
-                "unknown-version",
+                Rule::UnknownVersion,
                 4,
                 format!("version {}: the client reads it as 2000 (no control points)", mesh.version),
             ));
         }
         if !(0..=6).contains(&mesh.mesh_type) {
             out.push(Finding::new(
-                Severity::Warning,
-                "mesh-type",
+                Rule::MeshType,
                 8,
                 format!("mesh type {} is not one the client knows; it draws the mesh as static", mesh.mesh_type),
             ));
@@ -87,8 +84,7 @@ impl MshCheck<'_> {
         let failing = mask.0 & VertexMask::FAILS_SKINNED;
         if mesh.is_skinned() && failing != 0 {
             out.push(Finding::new(
-                Severity::Error,
-                "skinned-bits",
+                Rule::SkinnedBits,
                 self.layout.mask,
                 format!(
                     "mask {:#x} has bits {failing:#x} (position w, colour 1, uv2 or uv3): the client cannot create a skinned mesh's vertex streams with them and the mesh does not load",
@@ -98,40 +94,31 @@ impl MshCheck<'_> {
         }
         if mesh.is_skinned() && mesh.weights.is_some() && !mask.has(VertexMask::NORMAL) {
             out.push(Finding::new(
-                Severity::Warning,
-                "no-normals",
+                Rule::NoNormals,
                 self.layout.mask,
                 "a skinned mesh without normals (mask bit 32): the client's software skinner refuses to build its buffers",
             ));
         }
         if mesh.is_skinned() && mesh.weights.is_none() {
             out.push(Finding::new(
-                Severity::Warning,
-                "no-weights",
+                Rule::NoWeights,
                 self.layout.mask,
                 "an animated (skinned) mesh without a weights block (mask bit 8): it cannot follow the skeleton",
             ));
         }
         if mask.has(VertexMask::WEIGHTS) && !mask.has(VertexMask::INDICES) {
             out.push(Finding::new(
-                Severity::Warning,
-                "weights-without-indices",
+                Rule::WeightsWithoutIndices,
                 self.layout.mask,
                 "mask has the weights bit (8) but not the indices bit (16): the client's bone indices are then undefined (the weights block's indices are used here)",
             ));
         }
         if !mask.has(VertexMask::POSITION) && mesh.vertex_count > 0 {
-            out.push(Finding::new(
-                Severity::Error,
-                "no-positions",
-                self.layout.mask,
-                "vertices without positions (mask bit 1)",
-            ));
+            out.push(Finding::new(Rule::NoPositions, self.layout.mask, "vertices without positions (mask bit 1)"));
         }
         if mesh.vertex_count > MAX_VERTICES {
             out.push(Finding::new(
-                Severity::Warning,
-                "too-many-vertices",
+                Rule::TooManyVertices,
                 self.layout.mask,
                 format!("{} vertices: 16-bit indices reach only the first {MAX_VERTICES}", mesh.vertex_count),
             ));
@@ -144,8 +131,7 @@ impl MshCheck<'_> {
             for (v, value) in mesh.vec3s(array).iter().enumerate() {
                 if !value.is_finite() {
                     out.push(Finding::on_item(
-                        Severity::Error,
-                        "not-finite",
+                        Rule::NotFinite,
                         self.layout.vertex(array, v),
                         (array.name(), "vertex", v),
                         format!("{value}"),
@@ -162,7 +148,7 @@ impl MshCheck<'_> {
         let b = self.mesh.bounds;
         if !(b.min.is_finite() && b.max.is_finite() && b.radius.is_finite()) {
             let message = format!("the stored box {} to {} (radius {}) is not finite", b.min, b.max, b.radius);
-            out.push(Finding::new(Severity::Error, "not-finite", self.layout.bounds, message));
+            out.push(Finding::new(Rule::NotFinite, self.layout.bounds, message));
             return;
         }
         let slack = Vec3::splat(1e-3) + (b.max - b.min).abs() * 1e-4;
@@ -174,8 +160,7 @@ impl MshCheck<'_> {
             .collect();
         if let Some(&first) = outside.first() {
             out.push(Finding::new(
-                Severity::Warning,
-                "bounds",
+                Rule::Bounds,
                 self.layout.bounds,
                 format!(
                     "the stored box {} to {} does not hold {} of {} vertices (vertex {first} is at {}): the client culls with the stored box",
@@ -194,8 +179,7 @@ impl MshCheck<'_> {
         for (f, face) in mesh.indices.chunks_exact(3).enumerate() {
             if let Some(&index) = face.iter().find(|&&i| usize::from(i) >= mesh.vertex_count) {
                 out.push(Finding::on_item(
-                    Severity::Error,
-                    "face-index",
+                    Rule::FaceIndex,
                     self.layout.face(f),
                     ("", "face", f),
                     format!("index {index} is past the last vertex ({})", mesh.vertex_count),
@@ -206,19 +190,13 @@ impl MshCheck<'_> {
             let offset = self.layout.submeshes[s];
             let fields = [submesh.min_index, submesh.vertex_count, submesh.index_start, submesh.face_count];
             if fields.iter().any(|&v| v < 0) {
-                out.push(Finding::new(
-                    Severity::Error,
-                    "submesh-range",
-                    offset,
-                    format!("submesh {s}: a negative field {fields:?}"),
-                ));
+                out.push(Finding::new(Rule::SubmeshRange, offset, format!("submesh {s}: a negative field {fields:?}")));
                 continue;
             }
             let (start, count) = (submesh.index_start as usize, submesh.face_count as usize * 3);
             if start + count > mesh.indices.len() {
                 out.push(Finding::new(
-                    Severity::Error,
-                    "submesh-range",
+                    Rule::SubmeshRange,
                     offset,
                     format!(
                         "submesh {s}: indices {start} to {} are past the end of the index list ({})",
@@ -233,8 +211,7 @@ impl MshCheck<'_> {
             for (f, face) in mesh.submesh_indices(submesh).chunks_exact(3).enumerate() {
                 if let Some(&index) = face.iter().find(|&&i| !range.contains(&usize::from(i))) {
                     out.push(Finding::on_item(
-                        Severity::Error,
-                        "submesh-index",
+                        Rule::SubmeshIndex,
                         self.layout.index(start + 3 * f),
                         (&within, "face", f),
                         format!("index {index} is outside the submesh's vertices {} to {}", range.start, range.end),
@@ -251,8 +228,7 @@ impl MshCheck<'_> {
         let palette = weights.palette().len();
         if palette > MAX_PALETTE {
             out.push(Finding::new(
-                Severity::Error,
-                "palette-size",
+                Rule::PaletteSize,
                 self.layout.vertex(VertexArray::Weights, 0),
                 format!("{palette} bone names: the client packs bone indices in bytes, so at most {MAX_PALETTE}"),
             ));
@@ -264,40 +240,33 @@ impl MshCheck<'_> {
 
     fn vertex_weights(&self, weights: &Weights, v: usize, palette: usize, out: &mut Vec<Finding>) {
         let offset = self.layout.vertex(VertexArray::Weights, v);
-        let mut push = |severity, rule, detail: String| {
-            out.push(Finding::on_item(severity, rule, offset, ("weights", "vertex", v), detail));
+        let mut push = |rule, detail: String| {
+            out.push(Finding::on_item(rule, offset, ("weights", "vertex", v), detail));
         };
         let stored = weights.weights[v];
         if stored.iter().chain(&weights.bones[v]).any(|w| !w.is_finite()) {
-            push(Severity::Error, "not-finite", format!("weights {stored:?}, bones {:?}", weights.bones[v]));
+            push(Rule::NotFinite, format!("weights {stored:?}, bones {:?}", weights.bones[v]));
             return;
         }
         let used: Vec<(i64, f32)> = weights.influences(v).collect();
         match used.len() {
             0 => push(
-                Severity::Error,
-                "no-weight",
+                Rule::NoWeight,
                 "no positive first weight: the client's software skinner gives the vertex no bone, so it and every later vertex take the next vertex's bones (shown here at the origin)".into(),
             ),
             4 => push(
-                Severity::Warning,
-                "four-weights",
+                Rule::FourWeights,
                 "four positive weights: the client's software skinner has no end marker and reads on into the next vertex".into(),
             ),
             _ => {}
         }
         let sum: f32 = used.iter().map(|(_, w)| w).sum();
         if !used.is_empty() && (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
-            push(
-                Severity::Warning,
-                "weight-sum",
-                format!("the weights used sum to {sum:.4}, not 1; the client does not renormalise"),
-            );
+            push(Rule::WeightSum, format!("the weights used sum to {sum:.4}, not 1; the client does not renormalise"));
         }
         if let Some((index, _)) = used.iter().find(|(i, _)| !(0..palette as i64).contains(i)) {
             push(
-                Severity::Error,
-                "bone-index",
+                Rule::BoneIndex,
                 format!("bone index {index} is outside the {palette} bone names (the client reads out of bounds)"),
             );
         }
@@ -313,16 +282,14 @@ impl MshCheck<'_> {
             check_string(out, offset, &format!("{place} extra"), &cp.extra);
             if !seen.insert(control_point_key(cp.kind.as_bytes())) {
                 out.push(Finding::new(
-                    Severity::Warning,
-                    "duplicate-control-point",
+                    Rule::DuplicateControlPoint,
                     offset,
                     format!("{place}: an earlier point has the same type and index; the client drops this one"),
                 ));
             }
             if skeleton.is_some_and(|s| s.bone_index(cp.bone.c_str()).is_none()) {
                 out.push(Finding::new(
-                    Severity::Warning,
-                    "unknown-bone",
+                    Rule::UnknownPointBone,
                     offset,
                     format!("{place}: the skeleton has no bone '{}', so the point follows the root", cp.bone),
                 ));
@@ -349,14 +316,13 @@ fn control_point_key(kind: &[u8]) -> (Vec<u8>, i64) {
 pub fn check_cms(bytes: &[u8]) -> Vec<Finding> {
     let (collision, layout) = match Collision::read(bytes) {
         Ok(read) => read,
-        Err(error) => return vec![unreadable(error.offset(), error.to_string())],
+        Err(error) => return vec![Finding::new(Rule::Unreadable, error.offset(), error.to_string())],
     };
     let mut out = Vec::new();
     for (v, p) in collision.positions.iter().enumerate() {
         if !p.is_finite() {
             out.push(Finding::on_item(
-                Severity::Error,
-                "not-finite",
+                Rule::NotFinite,
                 layout.positions + 12 * v,
                 ("position", "vertex", v),
                 format!("{p}"),
@@ -367,8 +333,7 @@ pub fn check_cms(bytes: &[u8]) -> Vec<Finding> {
     for (f, face) in collision.indices.chunks_exact(3).enumerate() {
         if let Some(index) = face.iter().find(|&&i| usize::from(i) >= n) {
             out.push(Finding::on_item(
-                Severity::Error,
-                "face-index",
+                Rule::FaceIndex,
                 layout.faces + 4 + 6 * f,
                 ("", "face", f),
                 format!("index {index} is past the last vertex ({n})"),
@@ -386,7 +351,7 @@ mod tests {
     use super::*;
     use crate::format::msh::{ANIMATED_MESH, Bounds, ControlPoint, Submesh};
 
-    fn rules(findings: &[Finding]) -> Vec<&'static str> {
+    fn rules(findings: &[Finding]) -> Vec<Rule> {
         findings.iter().map(|f| f.rule).collect()
     }
 
@@ -427,30 +392,33 @@ mod tests {
         let findings = check_msh(&bytes, Some(&skeleton));
         let rules = rules(&findings);
         for rule in [
-            "skinned-bits",
-            "weights-without-indices",
-            "four-weights",
-            "weight-sum",
-            "no-weight",
-            "bone-index",
-            "bounds",
-            "face-index",
-            "submesh-index",
-            "unknown-bone",
-            "duplicate-control-point",
-            "no-normals",
+            Rule::SkinnedBits,
+            Rule::WeightsWithoutIndices,
+            Rule::FourWeights,
+            Rule::WeightSum,
+            Rule::NoWeight,
+            Rule::BoneIndex,
+            Rule::Bounds,
+            Rule::FaceIndex,
+            Rule::SubmeshIndex,
+            Rule::UnknownBone,
+            Rule::DuplicateControlPoint,
+            Rule::UnknownPointBone,
+            Rule::NoNormals,
         ] {
             assert!(rules.contains(&rule), "{rule} missing from {findings:#?}");
         }
         let (_, layout) = Mesh::read(&bytes, false).unwrap();
-        let four = findings.iter().find(|f| f.rule == "four-weights").unwrap();
+        let four = findings.iter().find(|f| f.rule == Rule::FourWeights).unwrap();
         assert_eq!(four.offset, layout.vertex(VertexArray::Weights, 1));
         assert!(four.message.starts_with("weights, vertex 1: four positive weights"), "{}", four.message);
-        let sum = findings.iter().find(|f| f.rule == "weight-sum").unwrap();
+        let sum = findings.iter().find(|f| f.rule == Rule::WeightSum).unwrap();
         assert!(sum.message.contains("vertex 2") && sum.message.contains("0.7000"), "{}", sum.message);
-        let tail = findings.iter().find(|f| f.rule == "unknown-bone").unwrap();
+        let tail = findings.iter().find(|f| f.rule == Rule::UnknownBone).unwrap();
         assert_eq!((tail.offset, tail.message.contains("'Tail'")), (layout.bone_names[1], true));
-        assert!(findings.iter().any(|f| f.rule == "unknown-bone" && f.message.contains("control point 0")));
+        let point = findings.iter().find(|f| f.rule == Rule::UnknownPointBone).unwrap();
+        assert!(point.message.starts_with("control point 0"), "{}", point.message);
+        assert_eq!((tail.severity, point.severity), (crate::check::Severity::Error, crate::check::Severity::Warning));
     }
 
     #[test]
@@ -475,7 +443,7 @@ mod tests {
     #[test]
     fn collision_faces_must_name_vertices() {
         let collision = Collision { positions: vec![Vec3::ZERO, Vec3::NAN], indices: vec![0, 1, 2], trailing: vec![] };
-        assert_eq!(rules(&check_cms(&collision.to_bytes().unwrap())), ["not-finite", "face-index"]);
-        assert_eq!(rules(&check_cms(b"CMS\0")), ["unreadable"]);
+        assert_eq!(rules(&check_cms(&collision.to_bytes().unwrap())), [Rule::NotFinite, Rule::FaceIndex]);
+        assert_eq!(rules(&check_cms(b"CMS\0")), [Rule::Unreadable]);
     }
 }

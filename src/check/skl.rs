@@ -1,6 +1,6 @@
 //! Checks of an `.skl`.
 
-use super::{Finding, Severity, UNIT_TOLERANCE, check_string, check_trailing, unreadable};
+use super::{Finding, Rule, UNIT_TOLERANCE, check_string, check_trailing};
 use crate::format::Skeleton;
 
 /// Checks an `.skl` file's bytes: a hierarchy the client can build, names
@@ -8,7 +8,7 @@ use crate::format::Skeleton;
 pub fn check_skl(bytes: &[u8]) -> Vec<Finding> {
     let (skeleton, layout) = match Skeleton::read(bytes, true) {
         Ok(read) => read,
-        Err(error) => return vec![unreadable(error.offset(), error.to_string())],
+        Err(error) => return vec![Finding::new(Rule::Unreadable, error.offset(), error.to_string())],
     };
     let mut out = Vec::new();
     for (i, bone) in skeleton.bones.iter().enumerate() {
@@ -21,16 +21,10 @@ pub fn check_skl(bytes: &[u8]) -> Vec<Finding> {
         }
         let values = [bone.position.to_array().as_slice(), &bone.rotation.to_array(), &bone.object_tm].concat();
         if values.iter().any(|v| !v.is_finite()) {
-            out.push(Finding::new(
-                Severity::Error,
-                "not-finite",
-                offset,
-                format!("{place}: rest pose holds NaN or infinity"),
-            ));
+            out.push(Finding::new(Rule::NotFinite, offset, format!("{place}: rest pose holds NaN or infinity")));
         } else if (bone.rotation.length() - 1.0).abs() > UNIT_TOLERANCE {
             out.push(Finding::new(
-                Severity::Warning,
-                "not-unit",
+                Rule::NotUnit,
                 offset,
                 format!("{place}: rest rotation has length {:.4}, far from 1", bone.rotation.length()),
             ));
@@ -40,7 +34,7 @@ pub fn check_skl(bytes: &[u8]) -> Vec<Finding> {
     if let Err(error) = skeleton.hierarchy() {
         for (problem, message) in error.problems.iter().zip(error.descriptions) {
             let offset = problem.bone().map_or(8, |b| layout.bones[b]);
-            out.push(Finding::new(Severity::Error, "hierarchy", offset, message));
+            out.push(Finding::new(Rule::Hierarchy, offset, message));
         }
     }
     check_trailing(&mut out, layout.trailing, &skeleton.trailing);
@@ -58,7 +52,7 @@ mod tests {
         skeleton.bones[3].parent = "Bip01 Head".into();
         let findings = check_skl(&skeleton.to_bytes().unwrap());
         assert_eq!(findings.len(), 1);
-        assert_eq!(findings[0].rule, "hierarchy");
+        assert_eq!(findings[0].rule, Rule::Hierarchy);
         assert!(findings[0].message.contains("'Bip01 L Thigh' names 'Bip01 Head' as its parent"), "{}", findings[0]);
     }
 }

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use bevy_io3d::check::{
-    Finding, Severity, check_ani, check_character, check_cms, check_dds, check_material, check_mesh_scripts, check_msh,
-    check_skl, group, unreadable,
+    Finding, Rule, Severity, catalogue, check_ani, check_character, check_cms, check_dds, check_material,
+    check_mesh_scripts, check_msh, check_skl, group,
 };
 use bevy_io3d::format::{BinaryKind, Magic, ModelConfig, Skeleton, sniff};
 use bevy_io3d::resource::{Character, ResourceFolder, ResourceKind, text_kind};
@@ -67,6 +67,12 @@ pub fn run(paths: &[PathBuf], skeleton: Option<&Path>, json: bool) -> Result<Exi
     progress.finish_and_clear();
     let files: HashSet<&Path> = lints.keys().map(|(file, _)| file.as_path()).collect();
     report(&sorted_unique(findings), files.len(), json)
+}
+
+/// `io3d check --rules`: the lint's catalogue of rules.
+pub fn print_rules() -> Result<ExitCode> {
+    print!("{}", catalogue());
+    Ok(ExitCode::SUCCESS)
 }
 
 /// What to lint, against which skeleton, and whether it was named (on the
@@ -163,7 +169,7 @@ fn print_grouped(findings: &[FileFinding]) {
 fn rule_counts(findings: &[FileFinding]) -> String {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for f in findings {
-        *counts.entry(f.finding.rule).or_default() += 1;
+        *counts.entry(f.finding.rule.id()).or_default() += 1;
     }
     let mut counts: Vec<(&str, usize)> = counts.into_iter().collect();
     counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
@@ -195,7 +201,7 @@ fn collect(paths: &[PathBuf]) -> (Vec<Target>, Vec<FileFinding>) {
                 Ok(_) => {}
                 Err(error) => unsearchable.push(FileFinding {
                     file: error.path().unwrap_or(path).to_path_buf(),
-                    finding: unreadable(0, format!("cannot search: {error}")),
+                    finding: unreadable(format!("cannot search: {error}")),
                 }),
             }
         }
@@ -232,7 +238,7 @@ fn check_target(target: &Target, skeleton: Option<&PathBuf>) -> (Vec<FileFinding
     if !is_config {
         return (Vec::new(), vec![itself]);
     }
-    let unreadable_config = |message: String| vec![FileFinding { file: path.clone(), finding: unreadable(0, message) }];
+    let unreadable_config = |message: String| vec![FileFinding { file: path.clone(), finding: unreadable(message) }];
     match Character::load(path) {
         Ok(character) => {
             let links = check_character(&character);
@@ -253,7 +259,7 @@ fn lint_file(path: &Path, skeleton: Option<&Skeleton>, named: bool) -> Vec<FileF
     };
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
-        Err(error) => return in_file(vec![unreadable(0, format!("cannot read: {error}"))]),
+        Err(error) => return in_file(vec![unreadable(format!("cannot read: {error}"))]),
     };
     match sniff(&bytes) {
         Some(Magic::Binary(BinaryKind::Skl)) => in_file(check_skl(&bytes)),
@@ -264,10 +270,9 @@ fn lint_file(path: &Path, skeleton: Option<&Skeleton>, named: bool) -> Vec<FileF
             Some(ResourceKind::Material) => in_file(check_material(&bytes)),
             Some(_) => match ModelConfig::parse(&bytes) {
                 Ok(_) => Vec::new(),
-                Err(error) => in_file(vec![unreadable(0, error.to_string())]),
+                Err(error) => in_file(vec![unreadable(error.to_string())]),
             },
             None if named => in_file(vec![unreadable(
-                0,
                 "neither a model config (no #SECTION lines) nor a material script (no material block)".into(),
             )]),
             None => Vec::new(),
@@ -278,4 +283,9 @@ fn lint_file(path: &Path, skeleton: Option<&Skeleton>, named: bool) -> Vec<FileF
         _ if has_extension(path, "dds") => in_file(check_dds(&bytes)),
         _ => in_file(check_ani(&bytes, skeleton)),
     }
+}
+
+/// The finding for a file or folder that cannot be read or searched.
+fn unreadable(message: String) -> Finding {
+    Finding::new(Rule::Unreadable, 0, message)
 }

@@ -54,7 +54,7 @@ enum Command {
         /// with configs under `model/`, also has the links between its files
         /// checked (skeleton, meshes, material per mesh, textures,
         /// animations).
-        #[arg(required = true)]
+        #[arg(required_unless_present = "rules")]
         paths: Vec<PathBuf>,
         /// Also check that each animation's tracks and each mesh's bone
         /// names match this skeleton's bones.
@@ -64,6 +64,10 @@ enum Command {
         /// on consecutive keys, vertices or faces into one line).
         #[arg(long)]
         json: bool,
+        /// Print the lint's rules (id, severity, what each means), one a
+        /// line, and check nothing.
+        #[arg(long, conflicts_with_all = ["paths", "skeleton", "json"])]
+        rules: bool,
     },
     /// Convert an `.ani` to another version, or any file to or from JSON
     /// (by the output's extension).
@@ -291,7 +295,8 @@ fn main() -> ExitCode {
         Command::Info { files } => info::run(&files),
         Command::Dump { file } => convert::dump(&file),
         Command::Build { file, output } => convert::build(&file, &output),
-        Command::Check { paths, skeleton, json } => check::run(&paths, skeleton.as_deref(), json),
+        Command::Check { rules: true, .. } => check::print_rules(),
+        Command::Check { paths, skeleton, json, rules: false } => check::run(&paths, skeleton.as_deref(), json),
         Command::Convert { input, output, version } => convert::convert(&input, &output, version.as_deref()),
         Command::Pose { animation, skeleton, meshes, at_ms, looping } => {
             pose::run(pose::Request { animation: &animation, skeleton: &skeleton, meshes: &meshes, at_ms, looping })
