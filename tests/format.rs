@@ -5,6 +5,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 mod common;
+mod one_rule;
 
 use bevy_io3d::anim::skin::skin_on;
 use bevy_io3d::anim::{BonePose, Clip, Rig};

@@ -11,7 +11,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use bevy_io3d::check::{Severity, check_ani, check_character, check_cms, check_material, check_msh, check_skl};
-use bevy_io3d::format::{AniLayout, Animation, Collision, MaterialScript, Mesh, ModelConfig, ReadOptions, Skeleton};
+use bevy_io3d::format::{
+    AniLayout, Animation, Collision, FileString, MaterialScript, Mesh, ModelConfig, ReadOptions, Skeleton,
+};
 use bevy_io3d::resource::Character;
 
 use crate::common;
@@ -209,9 +211,65 @@ fn corpus(dir: &Path) -> Corpus {
     let line_starts: Vec<usize> = script.match_indices('\n').map(|(i, _)| i + 1).collect();
     corpus.damaged(Kind::Material, "script", script.as_bytes(), &line_starts, &[]);
     corpus.file(Kind::Material, "no material", b"// nothing\r\n");
+    name_cases(&mut corpus);
     config_cases(&mut corpus);
     path_cases(&mut corpus);
     corpus
+}
+
+/// The labels of the clips with names of every kind, whose edits the
+/// suite counts.
+const NAMES: &str = "names";
+
+/// The walk with its track names (and an event's text) replaced by names
+/// of every kind a file may hold: CP949 with a side word inside, empty,
+/// 259 bytes (the longest the client takes), 300 bytes (which overflows
+/// its buffer: the strict reader refuses it) and pseudo-random bytes.
+fn name_cases(corpus: &mut Corpus) {
+    let walk = Animation::from_bytes(&std::fs::read(common::asset("biped_walk_4002.ani")).unwrap()).unwrap();
+    let named = |names: &[Vec<u8>]| {
+        let mut clip = walk.clone();
+        for (track, name) in clip.tracks.iter_mut().zip(names.iter().cycle()) {
+            track.bone = FileString::from(name.as_slice());
+        }
+        if let Some(event) = clip.events.first_mut() {
+            event.sub_info = FileString::from(names[0].as_slice());
+        }
+        clip.to_bytes().unwrap()
+    };
+    let korean = FileString::encode_text("왼손").as_bytes().to_vec();
+    let cases: [(&str, Vec<Vec<u8>>); 4] = [
+        (
+            "CP949",
+            vec![vec![0xbf, 0xde, b' ', b'L', b' ', b'A'], korean.clone(), [b"Bip01 R ".as_slice(), &korean].concat()],
+        ),
+        ("empty", vec![Vec::new()]),
+        ("259 bytes", vec![vec![b'L'; 259], [b"Bip01 L ".as_slice(), &[0xb0; 251]].concat()]),
+        ("random bytes", (0..22u32).map(random_name).collect()),
+    ];
+    for (label, names) in cases {
+        corpus.file(Kind::Ani, &format!("{NAMES} {label}"), &named(&names));
+    }
+    // 300 bytes cannot be written by the crate's writer: lengthen a
+    // 259-byte name in place.
+    let mut bytes = named(&[vec![b'x'; 259]]);
+    let at = bytes.windows(4).position(|w| w == 259i32.to_le_bytes()).unwrap();
+    bytes[at..at + 4].copy_from_slice(&300i32.to_le_bytes());
+    bytes.splice(at + 4..at + 4, [b'x'; 41]);
+    corpus.file(Kind::Ani, &format!("{NAMES} 300 bytes"), &bytes);
+}
+
+/// A name of `seed`-chosen bytes, zero bytes and bytes above 127 included.
+fn random_name(seed: u32) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(2_654_435_761).wrapping_add(12_345);
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        state
+    };
+    let len = (next() % 40) as usize;
+    (0..len).map(|_| (next() & 0xff) as u8).collect()
 }
 
 /// Model configs: one whose files are all beside it, one naming missing
@@ -482,6 +540,14 @@ fn every_command_on_every_broken_file_ends_fails_clearly_and_leaves_nothing() {
         println!("{command:<9} {run:>5}   {handled:>7}");
     }
     println!("{} corpus files", corpus.cases.len());
+    // Every edit ran on the clips named in every way.
+    let on_names = |command: &str| {
+        results.iter().filter(|v| v.command == command && v.case.contains(&format!("Ani {NAMES} "))).count()
+    };
+    for command in ["mirror", "retarget", "join", "trim", "resample", "events"] {
+        println!("{command:<9} on {:>2} clips with names of every kind", on_names(command));
+        assert!(on_names(command) >= 5, "{command} ran on {} clips with odd names", on_names(command));
+    }
     let failures: Vec<String> = results
         .iter()
         .filter_map(|v| v.result.as_ref().err().map(|why| format!("{}: {}: {why}", v.case, v.command)))
