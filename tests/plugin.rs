@@ -12,7 +12,7 @@ use bevy::math::Affine3A;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Clip, RepeatMode, Rig};
-use bevy_io3d::format::{Animation, FormatError, Skeleton};
+use bevy_io3d::format::{Animation, FileString, FormatError, Skeleton};
 use bevy_io3d::plugin::{
     AniBinding, AniClip, AniEventFired, AniPlayer, Axes, Io3dAssetLabel, Io3dLoadError, Io3dPlugin, PoseOutput,
     RigBones, RootMotion, SklRig, SklSkeleton,
@@ -649,6 +649,146 @@ fn korean_names_bind_a_silent_duplicate_track_changes_nothing_and_the_root_bone_
     let pelvis = bevy_io3d::anim::track_pose(walk.track(b"Bip01 Pelvis").unwrap(), 250.0).unwrap();
     let motion = app.world().get::<RootMotion>(rig).unwrap();
     assert_eq!(motion.position, Axes::EngineToBevy.position(pelvis.position));
+}
+
+#[test]
+fn a_name_spelt_in_utf8_does_not_bind_its_cp949_bone_in_the_player_or_bevys_clip() {
+    let dir = asset_dir();
+    let korean = FileString::encode_text("왼손");
+    let hand = FileString::from("Bip01 L Hand");
+    let mut skeleton = Skeleton::from_bytes(&sample("biped.skl")).unwrap();
+    for bone in &mut skeleton.bones {
+        for name in [&mut bone.name, &mut bone.parent].into_iter().chain(bone.children.iter_mut()) {
+            if *name == hand {
+                *name = korean.clone();
+            }
+        }
+    }
+    std::fs::write(dir.path().join("korean.skl"), skeleton.to_bytes().unwrap()).unwrap();
+    let mut walk = Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap();
+    let at = walk.track_index(hand.as_bytes()).unwrap();
+    walk.tracks[at].bone = FileString::from("왼손");
+    std::fs::write(dir.path().join("utf8.ani"), walk.to_bytes().unwrap()).unwrap();
+    let mut app = app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let rig =
+        app.world_mut().spawn((SklRig::new(server.load("korean.skl")), AniPlayer::new(server.load("utf8.ani")))).id();
+    run_until(&mut app, "the rig to bind", |app| app.world().get::<AniBinding>(rig).is_some_and(|b| b.is_bound()));
+    let binding = app.world().get::<AniBinding>(rig).unwrap();
+    assert_eq!(binding.unbound_tracks, ["왼손"], "the client compares bytes");
+    assert_eq!(binding.bones_without_track, ["왼손"]);
+    let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
+    let hand_bone = bones[skeleton.bone_index(korean.as_bytes()).unwrap()];
+    let target = *app.world().get::<AnimationTargetId>(hand_bone).unwrap();
+    assert_eq!(target, bevy_io3d::plugin::bone_target(korean.as_bytes()));
+    assert_ne!(target, bevy_io3d::plugin::bone_target("왼손".as_bytes()), "no Bevy clip track reaches it either");
+    assert_eq!(app.world().get::<Name>(hand_bone).unwrap().as_str(), "왼손", "named as text all the same");
+}
+
+/// The walk with two tracks on the left thigh (the second turned and
+/// weighted 3), a lone head track of weight 0 and a lone neck track of
+/// weight -1.
+fn mixed_walk() -> Animation {
+    let mut walk = Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap();
+    let mut second = walk.track(b"Bip01 L Thigh").unwrap().clone();
+    for key in &mut second.keys {
+        *key = bevy_io3d::format::Key::new(key.time_ms, key.position * 1.1, key.rotation * Quat::from_rotation_z(0.6));
+    }
+    second.weight = 3.0;
+    walk.tracks.push(second);
+    let index = |walk: &Animation, name: &[u8]| walk.track_index(name).unwrap();
+    let head = index(&walk, b"Bip01 Head");
+    walk.tracks[head].weight = 0.0;
+    let neck = index(&walk, b"Bip01 Neck");
+    walk.tracks[neck].weight = -1.0;
+    walk
+}
+
+#[test]
+fn two_tracks_of_a_bone_and_weightless_tracks_play_alike_in_the_player_bevys_clip_and_gltf() {
+    let dir = asset_dir();
+    let walk = mixed_walk();
+    std::fs::write(dir.path().join("mixed.ani"), walk.to_bytes().unwrap()).unwrap();
+    let skeleton = Skeleton::from_bytes(&sample("biped.skl")).unwrap();
+    let pure = Rig::new(&skeleton).unwrap();
+    let clip = Clip::new(&walk);
+    let at = |name: &[u8]| pure.bone(name).unwrap();
+    let (thigh, head, neck) = (at(b"Bip01 L Thigh"), at(b"Bip01 Head"), at(b"Bip01 Neck"));
+    let times: Vec<f32> =
+        walk.track(b"Bip01 L Thigh").unwrap().keys.iter().step_by(7).map(|k| k.time_ms as f32).collect();
+
+    // The library poses as the client: the thigh's tracks blended by
+    // weight, the head and neck at rest.
+    let local = pure.local_pose(&clip, times[1]);
+    assert_eq!((local[head], local[neck]), (pure.rest[head], pure.rest[neck]));
+    assert_ne!(local[thigh], bevy_io3d::anim::track_pose(walk.track(b"Bip01 L Thigh").unwrap(), times[1]).unwrap());
+
+    // The plugin's player and Bevy's `AnimationPlayer` on `#BevyClip`.
+    let mut app = app(dir.path());
+    let ours = spawn_walker(&mut app, "mixed.ani", RepeatMode::Once);
+    let server = app.world().resource::<AssetServer>().clone();
+    let bevy_clip: Handle<AnimationClip> = server.load(Io3dAssetLabel::BevyClip.from_asset("mixed.ani"));
+    run_until(&mut app, "the exported clip", |app| app.world().resource::<AssetServer>().is_loaded(&bevy_clip));
+    let (graph, node) = AnimationGraph::from_clip(bevy_clip);
+    let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
+    let theirs = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AnimationGraphHandle(graph))).id();
+    run_until(&mut app, "the second rig", |app| app.world().get::<RigBones>(theirs).is_some());
+    app.update();
+    for bone in app.world().get::<RigBones>(theirs).unwrap().0.clone() {
+        app.world_mut().entity_mut(bone).insert(AnimatedBy(theirs));
+    }
+    let mut player = AnimationPlayer::default();
+    player.play(node).seek_to(0.0);
+    player.pause_all();
+    app.world_mut().entity_mut(theirs).insert(player);
+
+    // glTF: exported and read back by the crate's own importer, which
+    // samples by glTF's rules.
+    let exported = bevy_io3d::gltf::export(&skeleton, &[], &[("walk".into(), &walk)], Default::default()).unwrap();
+    let document = bevy_io3d::gltf::GltfDocument::from_slice(&exported.bytes, None).unwrap();
+    let imported = bevy_io3d::gltf::import(&document, &skeleton, &Default::default()).unwrap().animation;
+    let from_gltf = Clip::new(&imported);
+
+    for &ms in &times {
+        app.world_mut().get_mut::<AniPlayer>(ours).unwrap().seek(ms);
+        app.world_mut().get_mut::<AnimationPlayer>(theirs).unwrap().animation_mut(node).unwrap().seek_to(ms / 1000.0);
+        app.update();
+        let expected = pure.to_world(&pure.local_pose(&clip, ms));
+        assert_pose_eq(&bevy_pose(&mut app, ours), &expected, CLIENT_GAP, &format!("our player at {ms} ms"));
+        assert_pose_eq(&bevy_pose(&mut app, theirs), &expected, CLIENT_GAP, &format!("Bevy's clip at {ms} ms"));
+        // Both composed with unit rotations: the import writes its own
+        // words, which the client reads to other lengths.
+        let gltf = pure.unit_world_pose(&from_gltf, ms);
+        let unit = pure.unit_world_pose(&clip, ms);
+        let (joints, degrees) = pose_gap(&gltf.iter().map(|p| (p.position, p.rotation)).collect::<Vec<_>>(), &unit);
+        assert!(joints < 0.05 && degrees < 0.1, "glTF at {ms} ms: {joints} units, {degrees} degrees");
+    }
+}
+
+#[test]
+fn a_paused_player_keeps_a_cleared_clip_until_it_resumes() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let walk = server.load("biped_walk_4002.ani");
+    let rig = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AniPlayer::default())).id();
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().play_loop(walk, bevy_io3d::anim::Loop::default());
+    run_until(&mut app, "the loop to play", |app| {
+        app.world().get::<AniPlayer>(rig).unwrap().instances().any(|i| i.time_ms() > 100.0)
+    });
+    let count = |app: &App| app.world().get::<AniPlayer>(rig).unwrap().instances().count();
+    let mut player = app.world_mut().get_mut::<AniPlayer>(rig).unwrap();
+    player.stop();
+    player.clear_all_loops(0.0, true);
+    let fired = app.world().resource::<Fired>().0.len();
+    for _ in 0..30 {
+        app.update();
+    }
+    assert_eq!(count(&app), 1, "stopped: nothing ends or is removed");
+    assert_eq!(app.world().resource::<Fired>().0.len(), fired, "and nothing fires");
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().resume();
+    app.update();
+    assert_eq!(count(&app), 0, "resumed: the cleared loop goes");
 }
 
 /// The game's state change on a rig: a walk loop cleared over 100 ms while

@@ -5,7 +5,8 @@ use std::collections::hash_map::Entry;
 
 use glam::Quat;
 
-use super::{Finding, Rule, UNIT_TOLERANCE, check_string, check_trailing};
+use super::{Finding, Rule, UNIT_TOLERANCE, check_string, check_trailing, missing_bone};
+use crate::anim::BoneNames;
 use crate::format::rotation::decode_small_three;
 use crate::format::{AniLayout, Animation, PackedRotation, ReadOptions, Skeleton, Track};
 
@@ -178,16 +179,12 @@ impl AniCheck<'_> {
     }
 
     fn against(&self, skeleton: &Skeleton, out: &mut Vec<Finding>) {
+        let names = BoneNames::new(skeleton.bones.iter().map(|b| b.name.c_str()));
         for (t, track) in self.animation.tracks.iter().enumerate() {
-            if skeleton.bone_index(track.bone.c_str()).is_none() {
-                out.push(Finding::new(
-                    Rule::UnknownBone,
-                    self.layout.tracks[t].0,
-                    format!(
-                        "track {t} '{}': the skeleton has no such bone, so the client drives the root bone with it",
-                        track.bone
-                    ),
-                ));
+            if names.of(&track.bone).is_none() {
+                let (offset, what) = (self.layout.tracks[t].0, format!("track {t}"));
+                let effect = "the client drives the root bone with it";
+                out.push(missing_bone(&names, skeleton, offset, &what, &track.bone, effect));
             }
         }
         for bone in &skeleton.bones {

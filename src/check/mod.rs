@@ -275,6 +275,36 @@ fn check_string(out: &mut Vec<Finding>, offset: usize, what: &str, s: &crate::fo
     }
 }
 
+/// The finding for `what` (a track, a mesh's bone name) naming a bone the
+/// skeleton lacks by the client's byte comparison, whose `effect` follows:
+/// `loose-bone` when a bone of the skeleton matches it loosely (another
+/// case or text encoding, [`crate::anim::names`]), which it names, and
+/// `unknown-bone` otherwise.
+fn missing_bone(
+    names: &crate::anim::BoneNames,
+    skeleton: &crate::format::Skeleton,
+    offset: usize,
+    what: &str,
+    name: &crate::format::FileString,
+    effect: &str,
+) -> Finding {
+    match names.loosely(name.c_str()) {
+        Some(bone) => Finding::new(
+            Rule::LooseBone,
+            offset,
+            format!(
+                "{what} '{name}': the skeleton's bone '{}' is spelt otherwise (case or text encoding) and the client compares bytes, so {effect}",
+                skeleton.bones[bone].name
+            ),
+        ),
+        None => Finding::new(
+            Rule::UnknownBone,
+            offset,
+            format!("{what} '{name}': the skeleton has no such bone, so {effect}"),
+        ),
+    }
+}
+
 fn check_trailing(out: &mut Vec<Finding>, offset: usize, trailing: &[u8]) {
     if !trailing.is_empty() {
         out.push(Finding::new(

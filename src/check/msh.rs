@@ -4,7 +4,8 @@ use std::collections::HashSet;
 
 use glam::Vec3;
 
-use super::{Finding, Rule, check_string, check_trailing};
+use super::{Finding, Rule, check_string, check_trailing, missing_bone};
+use crate::anim::BoneNames;
 use crate::format::msh::{MSH_VERSIONS, VertexArray, VertexMask};
 use crate::format::{Collision, Mesh, MshLayout, Skeleton, Weights};
 
@@ -46,15 +47,12 @@ pub fn check_mesh_bones(mesh: &Mesh, layout: &MshLayout, skeleton: &Skeleton, ou
     let Some(weights) = &mesh.weights else { return };
     // Bone indices count only the names the client keeps.
     let kept = weights.names.iter().enumerate().filter(|(_, n)| n.length_field() > 0);
+    let names = BoneNames::new(skeleton.bones.iter().map(|b| b.name.c_str()));
     for (entry, (i, name)) in kept.enumerate() {
-        if skeleton.bone_index(name.c_str()).is_none() {
-            out.push(Finding::new(
-                Rule::UnknownBone,
-                layout.bone_names[i],
-                format!(
-                    "bone name {i} '{name}' (bone index {entry}): the skeleton has no such bone, so the client skins its vertices on the root"
-                ),
-            ));
+        if names.of(name).is_none() {
+            let what = format!("bone name {i}");
+            let effect = format!("the client skins the vertices of bone index {entry} on the root");
+            out.push(missing_bone(&names, skeleton, layout.bone_names[i], &what, name, &effect));
         }
     }
 }

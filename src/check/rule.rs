@@ -91,9 +91,9 @@ rules! {
     /// drives or skins the root bone with it.
     UnknownBone = "unknown-bone", Error;
     /// A track or mesh bone name that matches a skeleton bone only loosely
-    /// (by case, text encoding or a rig prefix), so the client, which
-    /// compares bytes, does not bind it.
-    LooseBone = "loose-bone", Warning;
+    /// (by case or text encoding): the client compares bytes, so it treats
+    /// it as a bone the skeleton lacks (the root).
+    LooseBone = "loose-bone", Error;
     /// A skeleton bone has no track in the animation: it stays at rest.
     BoneWithoutTrack = "bone-without-track", Info;
     /// The skeleton's bones do not form a tree the client can build.
