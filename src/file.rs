@@ -47,14 +47,14 @@ fn without_temporary_path(error: io::Error) -> io::Error {
 /// Gives a temporary file the permissions of a new file (rw-r--r--), not
 /// the private rw------- it is made with, for files renamed into place.
 #[cfg(unix)]
-pub fn new_file_permissions(builder: &mut tempfile::Builder) {
+fn new_file_permissions(builder: &mut tempfile::Builder) {
     use std::os::unix::fs::PermissionsExt;
     builder.permissions(std::fs::Permissions::from_mode(0o644));
 }
 
 /// Elsewhere a temporary file already has a new file's permissions.
 #[cfg(not(unix))]
-pub fn new_file_permissions(_: &mut tempfile::Builder) {}
+fn new_file_permissions(_: &mut tempfile::Builder) {}
 
 #[cfg(test)]
 mod tests {

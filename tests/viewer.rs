@@ -214,6 +214,59 @@ fn a_static_model_and_a_lone_mesh_are_drawn_without_a_skeleton() {
     }
 }
 
+/// How long a capture may take (the viewer's own limit).
+const CAPTURE_LIMIT: Duration = Duration::from_secs(30);
+
+/// A mesh with no weights: the static kind (props, maps).
+fn unskinned(mut mesh: bevy_io3d::format::Mesh) -> bevy_io3d::format::Mesh {
+    use bevy_io3d::format::msh::VertexMask;
+    mesh.mesh_type = 0;
+    mesh.mask = VertexMask(mesh.mask.0 & !(VertexMask::WEIGHTS | VertexMask::INDICES));
+    mesh.weights = None;
+    mesh.control_points.clear();
+    mesh
+}
+
+/// A capture is saved as every file is: over a file marked read-only it
+/// fails, naming it, and leaves it as it was, with no temporary file.
+#[test]
+fn a_capture_over_a_read_only_file_fails_and_leaves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("kept.png");
+    std::fs::write(&png, b"not replaced").unwrap();
+    let mut permissions = std::fs::metadata(&png).unwrap().permissions();
+    permissions.set_readonly(true);
+    std::fs::set_permissions(&png, permissions).unwrap();
+    let output = viewer(&[&skeleton(), &"--screenshot", &png, &"--size", &"320x200"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "the capture must fail: {stderr}");
+    assert!(stderr.contains(&format!("{}: cannot write", png.display())) && stderr.contains("read-only"), "{stderr}");
+    assert_eq!(std::fs::read(&png).unwrap(), b"not replaced");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+}
+
+/// A capture that cannot complete (a mesh with no faces leaves nothing to
+/// frame) gives up at the limit, saying what it was still waiting for,
+/// and writes nothing.
+#[test]
+fn a_capture_that_cannot_complete_gives_up_at_the_limit_saying_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut mesh = unskinned(common::arm(&common::biped()));
+    mesh.indices.clear();
+    mesh.submeshes.iter_mut().for_each(|submesh| submesh.face_count = 0);
+    let file = dir.path().join("nothing.msh");
+    std::fs::write(&file, mesh.to_bytes().unwrap()).unwrap();
+    let png = dir.path().join("never.png");
+    let started = Instant::now();
+    let output = viewer(&[&file, &"--screenshot", &png, &"--size", &"320x200"]);
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "the capture must fail: {stderr}");
+    assert!(stderr.contains("not written: after 30s still waiting for the camera to frame"), "{stderr}");
+    assert!(took < CAPTURE_LIMIT + Duration::from_secs(20), "gave up after {took:?}");
+    assert!(!png.exists());
+}
+
 /// The game look draws each script's outline pass: dark pixels around the
 /// silhouette that the plain lit look lacks.
 #[test]

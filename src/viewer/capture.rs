@@ -4,7 +4,8 @@
 //! A frame taken too early shows only the clear colour, because pipelines
 //! compile in the background; the capture waits until the render world has
 //! no pipeline left waiting for several frames in a row, and until the rig
-//! is posed and framed.
+//! is posed and framed. It waits [`CAPTURE_LIMIT`] at most, then fails
+//! saying what it was still waiting for.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,7 +24,7 @@ use super::requests::ScreenshotRequest;
 use super::stage::ViewedRig;
 use super::view::{StageRect, StatusLine, ViewState};
 use super::workspace::Workspace;
-use crate::file::new_file_permissions;
+use crate::file::write_atomic;
 use crate::plugin::character::TextureClock;
 use crate::plugin::character::components::SpawnedParts;
 use crate::plugin::{AniBinding, AniPlayer, RigBones};
@@ -31,9 +32,9 @@ use crate::plugin::{AniBinding, AniPlayer, RigBones};
 /// Frames in a row with nothing compiling before a capture.
 const SETTLED_FRAMES: u32 = 8;
 
-/// How long a capture may wait for its picture before giving up, so that a
-/// batch job never hangs (software rendering takes a few seconds).
-const CAPTURE_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long a capture may take before giving up, so that a batch job
+/// never hangs: software rendering settles in a few seconds.
+pub const CAPTURE_LIMIT: Duration = Duration::from_secs(30);
 
 /// A frame to capture once the picture is complete, then exit.
 #[derive(Resource, Debug, Clone)]
@@ -98,17 +99,37 @@ pub struct Picture<'w, 's> {
 type RigState = (&'static AniBinding, Has<RigBones>, Has<SpawnedParts>);
 
 impl Picture<'_, '_> {
-    /// Nothing compiling, the rig posed by its clip (or a skeleton alone
+    /// What the picture still waits for; nothing once it is complete:
+    /// nothing compiling, the rig posed by its clip (or a skeleton alone
     /// standing at rest, or a model with no skeleton drawn), and framed in
     /// the stage.
-    fn complete(&self) -> bool {
+    fn waiting_for(&self) -> Vec<String> {
         let at_rest = self.workspace.animations.is_empty();
         let no_rig = self.workspace.shown_skeleton().is_none();
         let posed = self.rigs.iter().any(|(binding, bones, drawn)| {
             binding.is_bound() || (at_rest && bones) || (no_rig && (drawn || self.workspace.meshes.is_empty()))
         });
-        self.waiting.0.load(Ordering::Relaxed) == 0 && posed && !self.view.frame_requested && self.stage.0.is_some()
+        let compiling = self.waiting.0.load(Ordering::Relaxed);
+        let waits = [
+            (compiling > 0, format!("{compiling} render pipelines to compile")),
+            (!posed, "the rig to be posed (its clip bound, or its bones or meshes spawned)".to_owned()),
+            (self.view.frame_requested, "the camera to frame what is shown (nothing drawn has an extent)".to_owned()),
+            (self.stage.0.is_none(), "the panels to leave the stage its place".to_owned()),
+        ];
+        waits.into_iter().filter_map(|(waits, what)| waits.then_some(what)).collect()
     }
+}
+
+/// Why a capture gave up at the limit, by where it stood.
+fn stalled(path: &Path, state: &CaptureState, picture: &Picture) -> String {
+    let what = match state {
+        CaptureState::Taken => "the renderer to deliver the screenshot".to_owned(),
+        _ => match picture.waiting_for() {
+            waits if waits.is_empty() => "the picture to hold still".to_owned(),
+            waits => waits.join(", "),
+        },
+    };
+    format!("{}: not written: after {}s still waiting for {what}", path.display(), CAPTURE_LIMIT.as_secs())
 }
 
 /// Takes the capture when the picture is complete, and exits once it is
@@ -121,14 +142,12 @@ pub fn run_capture(
     time: Res<Time<Real>>,
     mut exit: MessageWriter<AppExit>,
 ) {
-    if matches!(capture.state, CaptureState::Waiting(_)) && time.elapsed() > CAPTURE_TIMEOUT {
-        let reason =
-            format!("{}: not written: the picture did not settle in {CAPTURE_TIMEOUT:?}", capture.path.display());
-        capture.state = CaptureState::Done(Err(reason));
+    if !matches!(capture.state, CaptureState::Done(_)) && time.elapsed() > CAPTURE_LIMIT {
+        capture.state = CaptureState::Done(Err(stalled(&capture.path, &capture.state, &picture)));
     }
     match capture.state.clone() {
         CaptureState::Waiting(settled) => {
-            capture.state = CaptureState::Waiting(if picture.complete() { settled + 1 } else { 0 });
+            capture.state = CaptureState::Waiting(if picture.waiting_for().is_empty() { settled + 1 } else { 0 });
             if settled + 1 >= SETTLED_FRAMES {
                 let screenshot = match &capture.target {
                     CaptureTarget::Window => Screenshot::primary_window(),
@@ -157,19 +176,19 @@ fn save_capture(captured: On<ScreenshotCaptured>, mut capture: ResMut<Capture>) 
     capture.state = CaptureState::Done(result);
 }
 
-/// Writes an image as an RGB PNG, through a temporary file renamed over
-/// `path` only once complete (with a new file's usual permissions).
+/// Writes an image as an RGB PNG as every save is written
+/// ([`write_atomic`]): whole or not at all, and never over a read-only
+/// file.
 pub fn save_png(image: &bevy::image::Image, path: &Path) -> Result<(), String> {
     let fail = |what: &str, error: &dyn std::fmt::Display| format!("{}: cannot {what}: {error}", path.display());
     let pixels = image.clone().try_into_dynamic().map_err(|e| fail("convert the picture", &e))?.to_rgb8();
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".io3d-").suffix(".png");
-    new_file_permissions(&mut builder);
-    let temporary = builder.tempfile_in(folder).map_err(|e| fail("create a file beside it", &e))?;
-    pixels.save(temporary.path()).map_err(|e| fail("write the PNG", &e))?;
-    temporary.persist(path).map_err(|e| fail("rename the finished file", &e.error))?;
-    Ok(())
+    let mut png = Vec::new();
+    let mut encoder = png::Encoder::new(&mut png, pixels.width(), pixels.height());
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let written = encoder.write_header().and_then(|mut writer| writer.write_image_data(pixels.as_raw()));
+    written.map_err(|e| fail("encode the PNG", &e))?;
+    write_atomic(path, &png).map_err(|e| fail("write", &e))
 }
 
 /// Saves the window when the screenshot button was pressed, to
