@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use bevy::animation::graph::{AnimationGraph, AnimationGraphHandle};
-use bevy::animation::{AnimatedBy, AnimationClip, AnimationPlayer};
+use bevy::animation::{AnimationClip, AnimationPlayer};
 use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -107,10 +107,6 @@ fn app(rigs: usize, player_kind: Player, scene: &Scene) -> App {
                 app.world_mut().entity_mut(entity).insert((player, output));
             }
             Player::Bevys => {
-                let bones = app.world().get::<RigBones>(entity).expect("spawned bones").0.clone();
-                for bone in bones {
-                    app.world_mut().entity_mut(bone).insert(AnimatedBy(entity));
-                }
                 let mut player = AnimationPlayer::default();
                 for &node in &nodes {
                     player.play(node).repeat().seek_to(at_ms / 1000.0).set_weight(1.0 / nodes.len() as f32);

@@ -510,15 +510,18 @@ fn the_exported_clip_poses_like_our_player() {
     let theirs = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AnimationGraphHandle(graph))).id();
     run_until(&mut app, "the second rig", |app| app.world().get::<RigBones>(theirs).is_some());
     app.update();
-    let bones = app.world().get::<RigBones>(theirs).unwrap().0.clone();
-    for bone in bones {
-        app.world_mut().entity_mut(bone).insert(AnimatedBy(theirs));
-        assert!(app.world().get::<AnimationTargetId>(bone).is_some());
-    }
     let mut player = AnimationPlayer::default();
     player.play(node);
     player.pause_all();
     app.world_mut().entity_mut(theirs).insert(player);
+    app.update();
+    // Nothing inserted by hand: the rig links its bones to Bevy's player.
+    for bone in app.world().get::<RigBones>(theirs).unwrap().0.clone() {
+        assert_eq!(app.world().get::<AnimatedBy>(bone).map(|a| a.0), Some(theirs));
+        assert!(app.world().get::<AnimationTargetId>(bone).is_some());
+    }
+    let ours_bones = app.world().get::<RigBones>(ours).unwrap().0.clone();
+    assert!(app.world().get::<AnimatedBy>(ours_bones[0]).is_none(), "our player's rig pays nothing for Bevy's");
     for ms in [0.0f32, 180.0, 450.0, 777.0, 1200.0] {
         app.world_mut().get_mut::<AniPlayer>(ours).unwrap().seek(ms);
         app.world_mut().get_mut::<AnimationPlayer>(theirs).unwrap().animation_mut(node).unwrap().seek_to(ms / 1000.0);
@@ -734,9 +737,6 @@ fn two_tracks_of_a_bone_and_weightless_tracks_play_alike_in_the_player_bevys_cli
     let theirs = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AnimationGraphHandle(graph))).id();
     run_until(&mut app, "the second rig", |app| app.world().get::<RigBones>(theirs).is_some());
     app.update();
-    for bone in app.world().get::<RigBones>(theirs).unwrap().0.clone() {
-        app.world_mut().entity_mut(bone).insert(AnimatedBy(theirs));
-    }
     let mut player = AnimationPlayer::default();
     player.play(node).seek_to(0.0);
     player.pause_all();

@@ -30,8 +30,9 @@
 //! ```
 //!
 //! Systems, all in `PostUpdate`, in the sets of [`Io3dSystems`] (the first
-//! four chained, after `AssetEventSystems` and before
-//! `TransformSystems::Propagate`; `WorldPose` after it):
+//! four chained, inside Bevy's `AnimationSystems`, after
+//! `AssetEventSystems` and before `TransformSystems::Propagate`;
+//! `WorldPose` after it):
 //!
 //! | set | system | what it does |
 //! |---|---|---|
@@ -65,7 +66,7 @@ pub mod rig;
 pub mod world_pose;
 
 use bevy::animation::{AnimationClip, AnimationPlugin};
-use bevy::app::{App, Plugin, PostUpdate};
+use bevy::app::{AnimationSystems, App, Plugin, PostUpdate};
 use bevy::asset::{AssetApp, AssetEventSystems};
 use bevy::ecs::schedule::{IntoScheduleConfigs, SystemSet};
 use bevy::transform::TransformSystems;
@@ -128,10 +129,14 @@ impl Plugin for Io3dPlugin {
             .register_type::<PoseOutput>()
             .register_type::<ModelPoses>()
             .init_asset_loader::<SklLoader>()
+            .add_observer(rig::link_bevy_player)
             .configure_sets(
                 PostUpdate,
                 (Io3dSystems::Spawn, Io3dSystems::Bind, Io3dSystems::Advance, Io3dSystems::Pose)
                     .chain()
+                    // Bevy's own animation set: systems ordered after it
+                    // see posed bones.
+                    .in_set(AnimationSystems)
                     // A reloaded file's asset changes in PreUpdate, its event
                     // comes here: rebind in the same frame.
                     .after(AssetEventSystems)

@@ -1,5 +1,6 @@
 //! Rigs: bone entities spawned from a skeleton asset.
 
+use bevy::animation::{AnimatedBy, AnimationPlayer};
 use bevy::asset::{Asset, AssetEvent, AssetId, Assets, Handle};
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
@@ -14,7 +15,11 @@ use super::export::bone_target;
 /// Put on an entity to give it the bones of a skeleton as descendants:
 /// one entity per bone with its `Name`, its rest `Transform` (in `axes`),
 /// a [`BoneRest`] and an `AnimationTargetId` for exported clips, parented
-/// as in the skeleton. The bones are spawned once the asset is loaded, and
+/// as in the skeleton. On a rig that has Bevy's `AnimationPlayer` (now or
+/// later), the bones also get `AnimatedBy` the rig, so a `#BevyClip` plays
+/// on them with no hand work; other rigs' bones go without, since Bevy
+/// visits every `AnimatedBy` entity each frame, player or not, which a
+/// crowd driven by [`super::AniPlayer`] should not pay for. The bones are spawned once the asset is loaded, and
 /// again when it is reloaded or the component's skeleton or axes change.
 #[derive(Component, Debug, Clone, Default, Reflect)]
 #[reflect(Component, Default)]
@@ -50,7 +55,14 @@ pub struct RigSource(AssetId<SklSkeleton>, Axes);
 
 /// A rig, its axes, and its bones and what they were spawned from, once
 /// they are.
-type RigToSpawn = (Entity, &'static SklRig, &'static Axes, Option<&'static RigBones>, Option<&'static RigSource>);
+type RigToSpawn = (
+    Entity,
+    &'static SklRig,
+    &'static Axes,
+    Option<&'static RigBones>,
+    Option<&'static RigSource>,
+    Has<AnimationPlayer>,
+);
 
 /// Spawns the bones of loaded rigs, and respawns them when the skeleton
 /// file changes, or the [`SklRig`] points at another skeleton, or its
@@ -62,7 +74,7 @@ pub fn spawn_rigs(
     rigs: Query<RigToSpawn>,
 ) {
     let changed = modified(&mut changes);
-    for (entity, rig, &axes, bones, source) in &rigs {
+    for (entity, rig, &axes, bones, source, bevy_player) in &rigs {
         let wanted = RigSource(rig.skeleton.id(), axes);
         let stale = changed.contains(&rig.skeleton.id()) || source != Some(&wanted);
         if bones.is_some() && !stale {
@@ -73,7 +85,24 @@ pub fn spawn_rigs(
             commands.entity(root).despawn();
         }
         let spawned = spawn_bones(&mut commands, entity, skeleton, axes);
+        if bevy_player {
+            animated_by(&mut commands, entity, &spawned);
+        }
         commands.entity(entity).insert((RigBones(spawned), wanted));
+    }
+}
+
+/// Links the bones of a rig that gets Bevy's `AnimationPlayer` after its
+/// bones were spawned to that player.
+pub fn link_bevy_player(event: On<Add, AnimationPlayer>, rigs: Query<&RigBones>, mut commands: Commands) {
+    if let Ok(RigBones(bones)) = rigs.get(event.entity) {
+        animated_by(&mut commands, event.entity, bones);
+    }
+}
+
+fn animated_by(commands: &mut Commands, rig: Entity, bones: &[Entity]) {
+    for &bone in bones {
+        commands.entity(bone).try_insert(AnimatedBy(rig));
     }
 }
 
