@@ -252,11 +252,16 @@ fn binds_by_name_on_a_hand_built_hierarchy_and_reports_what_is_unbound() {
     let hips = app.world_mut().spawn((Name::new("Bip01"), Transform::default(), ChildOf(root))).id();
     let thigh = app.world_mut().spawn((Name::new("Bip01 L Thigh"), Transform::default(), ChildOf(hips))).id();
     let prop = app.world_mut().spawn((Name::new("Sword"), prop_rest, ChildOf(thigh))).id();
+    let mixamo = app.world_mut().spawn((Name::new("mixamorig:RightUpLeg"), Transform::default(), ChildOf(hips))).id();
     run_until(&mut app, "binding", |app| app.world().get::<AniBinding>(root).unwrap().is_bound());
     let binding = app.world().get::<AniBinding>(root).unwrap().clone();
-    assert_eq!(binding.bones_without_track, ["Sword"]);
+    assert_eq!(binding.bones_without_track, ["mixamorig:RightUpLeg", "Sword"]);
     assert_eq!(binding.unbound_tracks.len(), 20);
     assert!(binding.unbound_tracks.contains(&"Bip01 Head".to_owned()));
+    // Fewer than half bind: a map is suggested (and logged once).
+    let map = binding.suggested_map.clone().expect("a suggested map");
+    assert_eq!(map.target("Bip01 R Thigh"), Some("mixamorig:RightUpLeg"));
+    app.world_mut().entity_mut(mixamo).despawn();
     seek(&mut app, root, 250.0);
     let walk = Animation::from_bytes(&sample("biped_walk_4000.ani")).unwrap();
     let expected = bevy_io3d::anim::track_pose(walk.track(b"Bip01 L Thigh").unwrap(), 250.0).unwrap();

@@ -7,6 +7,7 @@ use bevy::asset::{AssetEvent, AssetId, Assets};
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
+use bevy::log::warn;
 use bevy::transform::components::Transform;
 
 use super::assets::AniClip;
@@ -116,6 +117,10 @@ pub fn bind_players(
             binding.unbound_tracks = report.unbound_tracks;
             binding.bones_without_track = report.bones_without_track;
             binding.main_bound = main_bound;
+            binding.suggest_map(main.and_then(|main| clips.get(main)));
+            if let Some(warning) = binding.warning(entity) {
+                warn!("{warning}");
+            }
         }
         for released in binding.take_ownership(rig.map_or(&[], |r| &r.0)) {
             commands.entity(released).try_remove::<Io3dBone>();

@@ -6,7 +6,8 @@ use bevy::math::Vec3;
 use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
-use crate::anim::{BoneNames, BonePose};
+use crate::anim::retarget::suggest_map;
+use crate::anim::{BoneMap, BoneNames, BonePose};
 
 use super::assets::AniClip;
 use super::axes::Axes;
@@ -144,6 +145,12 @@ pub struct AniBinding {
     /// Named entities below the player that no track of the main clip
     /// drives.
     pub bones_without_track: Vec<String>,
+    /// When fewer than half of the main clip's tracks bind: a bone map from
+    /// its track names to the bones' names, suggested by the loose rule
+    /// ([`crate::anim::retarget::suggest_map`]), in the text form `io3d
+    /// retarget --map` reads. The player logs it once, with the counts.
+    #[reflect(ignore)]
+    pub suggested_map: Option<BoneMap>,
 }
 
 impl AniBinding {
@@ -236,6 +243,36 @@ impl AniBinding {
             root_ends,
             tracks,
         }
+    }
+
+    /// Suggests a map for `main` when fewer than half of its tracks bind.
+    pub(super) fn suggest_map(&mut self, main: Option<&AniClip>) {
+        self.suggested_map = main.filter(|clip| self.binds_too_little(clip)).map(|clip| {
+            let tracks: Vec<String> = clip.clip.tracks.iter().map(|t| t.bone.name_text().into_owned()).collect();
+            let bones: Vec<String> = self.bones.iter().map(|b| b.name.clone()).collect();
+            suggest_map(&tracks, &bones)
+        });
+    }
+
+    fn binds_too_little(&self, clip: &AniClip) -> bool {
+        let tracks = clip.clip.tracks.len();
+        tracks > 0 && 2 * (tracks - self.unbound_tracks.len()) < tracks
+    }
+
+    /// The one warning a player whose main clip binds fewer than half of
+    /// its tracks logs: the entity, the counts and the suggested map.
+    pub(super) fn warning(&self, entity: Entity) -> Option<String> {
+        let map = self.suggested_map.as_ref()?;
+        let unbound = self.unbound_tracks.len();
+        let mut text = format!(
+            "AniPlayer on {entity}: {unbound} of the clip's tracks name no bone below it (the names are compared as the game compares them, byte for byte)"
+        );
+        if map.0.is_empty() {
+            text.push_str("; no bone map could be suggested from the names");
+        } else {
+            text.push_str(&format!("; a suggested bone map ({} pairs):\n{}", map.0.len(), map.to_text()));
+        }
+        Some(text)
     }
 
     pub(super) fn set_bones(&mut self, bones: Vec<Bone>) {
