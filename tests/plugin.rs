@@ -378,6 +378,32 @@ fn root_motion_adds_up_to_the_walk_and_in_place_holds_the_root() {
     assert!(app.world().get::<RootMotion>(rig).unwrap().delta.z < 0.0, "and the motion is still reported");
 }
 
+#[test]
+fn root_motion_reports_the_roots_turn_about_up() {
+    use bevy_io3d::format::{AniVersion, Key, Track};
+    let dir = asset_dir();
+    // The root turns a quarter about up over a second, from the Biped's
+    // own tilted rest orientation, looping.
+    let rest = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap().rest[0];
+    let mut turn = Animation::new(AniVersion::V4000, 1000);
+    let key = |t: i32, yaw: f32| Key::new(t, rest.position, Quat::from_rotation_y(yaw) * rest.rotation);
+    let keys = vec![key(0, 0.0), key(1000, std::f32::consts::FRAC_PI_2)];
+    turn.tracks.push(Track { bone: FileString::from("Bip01"), weight: 1.0, keys });
+    std::fs::write(dir.path().join("turn.ani"), turn.to_bytes().unwrap()).unwrap();
+    let mut app = app(dir.path());
+    let rig = spawn_walker(&mut app, "turn.ani", RepeatMode::Loop);
+    seek(&mut app, rig, 0.0);
+    let mut turned = 0.0;
+    for _ in 0..150 {
+        app.update();
+        turned += app.world().get::<RootMotion>(rig).unwrap().yaw_delta;
+    }
+    // 1.5 s: a loop and a half, each loop a quarter turn, mirrored into
+    // Bevy's axes (engine +Z is Bevy -Z, so a turn reverses).
+    let expected = -1.5 * std::f32::consts::FRAC_PI_2;
+    assert!((turned - expected).abs() < 1e-3, "{turned} against {expected}");
+}
+
 /// A game's usual player, steered by the client's calls with no transport
 /// clip: holding in place and the distance this loop work as they do for
 /// a clip started through `clip`.

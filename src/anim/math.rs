@@ -120,6 +120,15 @@ pub fn rotate(q: Quat, v: Vec3) -> Vec3 {
     v + u * (2.0 * q.w) + uu * 2.0
 }
 
+/// How far `to` is turned from `from` about the up axis (Y), in radians
+/// in `-PI..=PI`: the twist about Y of the turn between them, which is a
+/// character's change of heading whatever the bone's own axes are.
+pub fn yaw_between(from: Quat, to: Quat) -> f32 {
+    let turn = (to * from.inverse()).normalize();
+    let (y, w) = if turn.w < 0.0 { (-turn.y, -turn.w) } else { (turn.y, turn.w) };
+    if y == 0.0 && w == 0.0 { 0.0 } else { 2.0 * y.atan2(w) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,5 +178,16 @@ mod tests {
         // only in part.
         let long = Quat::from_xyzw(q.x * 1.01, q.y * 1.01, q.z * 1.01, q.w * 1.01);
         assert!(!rotate(long, v).abs_diff_eq(long * v, 1e-3));
+    }
+
+    #[test]
+    fn yaw_is_the_turn_about_up_whatever_the_bones_axes() {
+        let base = Quat::from_rotation_z(1.1) * Quat::from_rotation_x(0.3);
+        for yaw in [-3.0f32, -0.5, 0.0, 0.25, 1.5, 3.1] {
+            let turned = Quat::from_rotation_y(yaw) * base;
+            assert!((yaw_between(base, turned) - yaw).abs() < 1e-5, "{yaw}");
+        }
+        let tilted = Quat::from_rotation_x(0.4) * base;
+        assert!(yaw_between(base, tilted).abs() < 1e-6, "a tilt is no turn");
     }
 }

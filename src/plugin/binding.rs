@@ -43,7 +43,7 @@ pub struct ClipBinding {
     pub bones_without_track: Vec<String>,
     /// Where the clip puts the root bone at its start and at its end, when
     /// a track drives the root: root motion reads them every frame.
-    pub(super) root_ends: Option<(Vec3, Vec3)>,
+    pub(super) root_ends: Option<(BonePose, BonePose)>,
 }
 
 /// A bone right below the player in [`AniBinding::parents`].
@@ -226,7 +226,7 @@ impl AniBinding {
         let tracks: Vec<Option<usize>> = clip.clip.tracks.iter().map(|t| self.by_name.of(&t.bone)).collect();
         let root_at = |t: f32| {
             let root = self.root()?;
-            clip.clip.blended(|track| tracks[track] == Some(root), t, None).map(|p| p.position)
+            clip.clip.blended(|track| tracks[track] == Some(root), t, None)
         };
         let root_ends = root_at(0.0).zip(root_at(clip.clip.total_ms as f32));
         let mut named = vec![false; self.bones.len()];

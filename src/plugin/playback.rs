@@ -8,6 +8,7 @@ use bevy::time::Time;
 use bevy::transform::components::Transform;
 use bevy::utils::Parallel;
 
+use crate::anim::math::yaw_between;
 use crate::anim::mixer::{Fired, Instance, Kind, State};
 use crate::anim::{BonePose, Clip, InstanceId, PoseBlend, RepeatMode, Step};
 use crate::format::EventKind;
@@ -219,10 +220,10 @@ pub(super) fn local_poses(blend: &PoseBlend, held: Held) -> impl Iterator<Item =
 
 /// Where the clip `clip` puts bone `root` at `t` ms: every track bound to
 /// it, blended as the pose blends them.
-fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) -> Option<Vec3> {
+fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) -> Option<BonePose> {
     let tracks = &binding.clip(id)?.tracks;
     let is_root = |track: usize| tracks[track] == Some(root);
-    clip.clip.blended(is_root, t, None).map(|p| p.position)
+    clip.clip.blended(is_root, t, None)
 }
 
 /// Where the main clip puts the root bone at its start: the transport's
@@ -231,7 +232,7 @@ fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) ->
 /// holding in place and the distance work whichever way a clip was
 /// started.
 fn main_root_start(player: &AniPlayer, binding: &AniBinding) -> Option<Vec3> {
-    Some(binding.clip(main_clip(player)?)?.root_ends?.0)
+    Some(binding.clip(main_clip(player)?)?.root_ends?.0.position)
 }
 
 /// The clip that stands for the player's motion (see [`main_root_start`]).
@@ -258,7 +259,7 @@ fn root_motion(
     if !player.instances().any(|i| ends(i.clip).is_some()) {
         return None;
     }
-    let (mut delta, mut weight) = (Vec3::ZERO, 0.0);
+    let (mut delta, mut yaw, mut weight) = (Vec3::ZERO, 0.0, 0.0);
     for (id, step) in &player.steps {
         let Some(instance) = player.mixer.instance(*id) else { continue };
         let Some(clip) = clips.get(instance.clip) else { continue };
@@ -268,13 +269,15 @@ fn root_motion(
             continue;
         };
         let w = instance.weight();
-        delta += (now - before + (end - start) * step.wraps as f32) * w;
+        let laps = step.wraps as f32;
+        delta += (now.position - before.position + (end.position - start.position) * laps) * w;
+        yaw += (yaw_between(before.rotation, now.rotation) + yaw_between(start.rotation, end.rotation) * laps) * w;
         weight += w;
     }
-    let delta = if weight > 0.0 { delta / weight } else { Vec3::ZERO };
+    let (delta, yaw) = if weight > 0.0 { (delta / weight, yaw / weight) } else { (Vec3::ZERO, 0.0) };
     let distance = start.map_or(0.0, |start| {
         let from_start = position - start;
         Vec3::new(from_start.x, 0.0, from_start.z).length()
     });
-    Some(RootMotion { position, delta, distance_this_loop: distance })
+    Some(RootMotion { position, delta, yaw_delta: yaw, distance_this_loop: distance })
 }

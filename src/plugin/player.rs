@@ -3,10 +3,11 @@
 
 use bevy::asset::{AssetId, Handle};
 use bevy::ecs::prelude::*;
-use bevy::math::Vec3;
+use bevy::math::{Quat, Vec3};
 use bevy::reflect::{Reflect, reflect_remote, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
+use crate::anim::math::yaw_between;
 use crate::anim::mixer::Instance;
 use crate::anim::{Action, InstanceId, Loop, Mixer, RepeatMode, Step};
 use crate::format::EventKind;
@@ -282,6 +283,10 @@ pub struct RootMotion {
     /// loop wrap including the clip's whole travel, so it adds up to the
     /// distance walked), mixed by the clips' weights.
     pub delta: Vec3,
+    /// Its turn about the up axis over the last frame, in radians (counter
+    /// clockwise seen from above in the output axes), mixed as `delta` is:
+    /// what a turning clip asks the character to turn by.
+    pub yaw_delta: f32,
     /// The horizontal distance from where the main clip (see
     /// [`AniPlayer::in_place`]) put the root at its start.
     pub distance_this_loop: f32,
@@ -290,7 +295,13 @@ pub struct RootMotion {
 impl RootMotion {
     /// The motion, worked out in the files' axes, in the rig's.
     pub(super) fn in_axes(self, axes: Axes) -> Self {
-        Self { position: axes.position(self.position), delta: axes.position(self.delta), ..self }
+        let turn = axes.rotation(Quat::from_rotation_y(self.yaw_delta));
+        Self {
+            position: axes.position(self.position),
+            delta: axes.position(self.delta),
+            yaw_delta: yaw_between(Quat::IDENTITY, turn),
+            ..self
+        }
     }
 }
 
