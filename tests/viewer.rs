@@ -92,6 +92,39 @@ impl Picture {
 }
 
 impl Picture {
+    /// Pixels of the clay a mesh without a material is drawn in (a light
+    /// warm grey, lit or in shade; not the stage's blue-greys nor the
+    /// banner's ambers): their count and bounding box.
+    fn clay_pixels(&self) -> (usize, [usize; 4]) {
+        let mut count = 0;
+        let mut bounds = [usize::MAX, usize::MAX, 0, 0];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let [r, g, b] = self.rgb(x, y).map(i32::from);
+                if r > 90 && r >= g && g >= b && (12..60).contains(&(r - b)) {
+                    count += 1;
+                    bounds = [bounds[0].min(x), bounds[1].min(y), bounds[2].max(x), bounds[3].max(y)];
+                }
+            }
+        }
+        (count, bounds)
+    }
+
+    /// Pixels of the banner's dark amber strip in the top fifth of the
+    /// picture, where the stage says what the game would not draw.
+    fn banner_pixels(&self) -> usize {
+        let mut count = 0;
+        for y in 0..self.height / 5 {
+            for x in 0..self.width {
+                let [r, g, b] = self.rgb(x, y);
+                count += usize::from(r.abs_diff(74) < 8 && g.abs_diff(46) < 8 && b.abs_diff(8) < 8);
+            }
+        }
+        count
+    }
+}
+
+impl Picture {
     /// The bounding box of the stage's clear colour (a dark blue-grey,
     /// unlike egui's neutral greys), as a share of the picture.
     fn stage_share(&self) -> f64 {
@@ -209,8 +242,10 @@ fn a_static_model_and_a_lone_mesh_are_drawn_without_a_skeleton() {
     for (what, file) in [("static model", statue), ("lone mesh", resource.join("mesh/biped_body.msh"))] {
         let png = dir.path().join("static.png");
         assert_success(&viewer(&[&file, &"--screenshot", &png, &"--size", &"960x600"]));
-        let (blue, yellow) = Picture::read(&png).shirt_pixels();
+        let picture = Picture::read(&png);
+        let (blue, yellow) = picture.shirt_pixels();
         assert!(blue > 400 && yellow > 400, "the {what}'s shirt shows {blue} blue and {yellow} yellow pixels");
+        assert_eq!(picture.banner_pixels(), 0, "the game draws the {what}: no banner");
     }
 }
 
@@ -225,6 +260,44 @@ fn unskinned(mut mesh: bevy_io3d::format::Mesh) -> bevy_io3d::format::Mesh {
     mesh.weights = None;
     mesh.control_points.clear();
     mesh
+}
+
+/// Meshes opened alone, with no material script and no skeleton for them
+/// (extracted without their resource folder, or exported under another
+/// name than the script beside them): each is drawn in clay, framed, a
+/// skinned one at its bind pose, and the stage and the log say the game
+/// would not draw it, within the capture's limit.
+#[test]
+fn a_lone_mesh_with_no_script_or_skeleton_is_drawn_in_clay_and_said_undrawn() {
+    let skeleton = common::biped();
+    let skinned = common::arm(&skeleton);
+    assert!(skinned.weights.as_ref().is_some_and(|w| !w.names.is_empty()), "weights and bone names");
+    let chain = ["Bip01 L UpperArm", "Bip01 L Forearm"];
+    let prop = unskinned(common::tube(&skeleton, &chain, glam::Vec3::new(20.0, 0.0, 0.0), 8.0));
+    for (name, mesh) in [("shovel_knight_body", skinned), ("crate", prop)] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(format!("{name}.msh"));
+        std::fs::write(&file, mesh.to_bytes().unwrap()).unwrap();
+        std::fs::write(dir.path().join("patriot_body.txt"), common::material_script("patriot.dds")).unwrap();
+        let png = dir.path().join("clay.png");
+        let started = Instant::now();
+        let output = viewer(&[&file, &"--screenshot", &png, &"--size", &"960x600", &"--panels", &"none"]);
+        let took = started.elapsed();
+        assert_success(&output);
+        assert!(took < CAPTURE_LIMIT, "{name}: written after {took:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let notice = format!("The game would not draw {name}: material script: no material file named '{name}.txt'");
+        assert!(stderr.contains(&notice), "{name}: the log says why the game would not draw it: {stderr}");
+        assert_eq!(stderr.contains("at its bind pose"), mesh.is_skinned(), "{name}: {stderr}");
+        let picture = Picture::read(&png);
+        let (clay, [left, top, right, bottom]) = picture.clay_pixels();
+        assert!(clay > 3000, "{name}: the clay covers {clay} pixels");
+        let centre = [(left + right) / 2, (top + bottom) / 2];
+        assert!((240..720).contains(&centre[0]) && (150..450).contains(&centre[1]), "{name}: centred at {centre:?}");
+        assert!(right - left > 240 || bottom - top > 150, "{name}: framed, {left}..{right} x {top}..{bottom}");
+        let banner = picture.banner_pixels();
+        assert!(banner > 2000, "{name}: the banner covers {banner} pixels");
+    }
 }
 
 /// A capture is saved as every file is: over a file marked read-only it

@@ -249,6 +249,9 @@ fn setup(options: ViewerOptions, offscreen: bool) -> impl FnMut(Commands, ResMut
             for problem in &workspace.problems {
                 bevy::log::error!("{problem}");
             }
+            for notice in workspace.stage_notices() {
+                bevy::log::warn!("{notice}");
+            }
         }
         let (target, capture_target) = if offscreen {
             let image = stores.character.images.add(Image::new_target_texture(

@@ -1,5 +1,6 @@
 //! What egui draws over the 3D stage: bone names on demand, the notice
-//! that the skeleton was guessed, and the hint for the mouse.
+//! that the skeleton was guessed, the hint for the mouse, and the banner
+//! naming what is drawn that the game would not draw.
 
 use bevy::camera::Camera;
 use bevy::ecs::prelude::*;
@@ -41,15 +42,19 @@ pub fn stage_overlay(
         notice = format!("{summary}\n{notice}");
     }
     // With the panels hidden the stage stands alone, without the notice.
+    let mut top = rect.top() + 6.0;
     if view.panels {
-        painter.text(
-            rect.left_top() + egui::vec2(8.0, 6.0),
+        let hint = painter.text(
+            egui::pos2(rect.left() + 8.0, top),
             egui::Align2::LEFT_TOP,
             notice,
             egui::FontId::proportional(12.0),
             text,
         );
+        top = hint.bottom() + 6.0;
     }
+    // A picture of the stage alone must not pass for what the game shows.
+    banner(&painter, rect, top, &workspace.stage_notices());
     let Ok((camera, camera_transform)) = cameras.single() else { return Ok(()) };
     let Some(rig) = rigs.iter().next() else { return Ok(()) };
     let points = bone_points(rig, &transforms);
@@ -72,3 +77,23 @@ pub fn stage_overlay(
     }
     Ok(())
 }
+
+/// Notices on a dark amber strip across the stage from `top`, wrapped to
+/// its width; nothing when there are none.
+fn banner(painter: &egui::Painter, stage: egui::Rect, top: f32, notices: &[String]) {
+    if notices.is_empty() {
+        return;
+    }
+    let margin = egui::vec2(8.0, 5.0);
+    let width = (stage.width() - 4.0 * margin.x).max(40.0);
+    let galley = painter.layout(notices.join("\n"), egui::FontId::proportional(13.0), BANNER_TEXT, width);
+    let at = egui::pos2(stage.left() + margin.x, top);
+    let strip = egui::Rect::from_min_size(at, galley.size() + 2.0 * margin);
+    painter.rect_filled(strip, 3.0, BANNER);
+    painter.galley(at + margin, galley, BANNER_TEXT);
+}
+
+/// The banner's colours: light amber on dark amber, unlike the stage's
+/// blue-grey and the clay's grey.
+const BANNER: egui::Color32 = egui::Color32::from_rgb(74, 46, 8);
+const BANNER_TEXT: egui::Color32 = egui::Color32::from_rgb(255, 206, 120);

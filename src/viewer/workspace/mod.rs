@@ -105,6 +105,10 @@ pub struct OpenMesh {
     /// does not draw it), textures that are missing or broken (they show a
     /// checker).
     pub findings: Vec<String>,
+    /// Why the client would not draw it (no material script, or one with
+    /// no material), when so: the viewer draws it in clay instead and says
+    /// why on the stage.
+    pub undrawn: Option<String>,
     /// Its files on disk (the mesh first, then its script and textures)
     /// with their modification times when read: a change rebuilds it.
     pub files: Vec<(PathBuf, Option<SystemTime>)>,
@@ -149,6 +153,7 @@ pub struct Stores<'w> {
 }
 
 mod bundled;
+mod clay;
 mod open;
 mod preview;
 mod reload;
@@ -199,6 +204,20 @@ impl Workspace {
         } else {
             stores.skeletons.insert(&self.rig_skeleton, asset).ok();
         }
+    }
+
+    /// What the stage says of the meshes it draws that the game would
+    /// not: one line a mesh, with why and how it is shown instead.
+    pub fn stage_notices(&self) -> Vec<String> {
+        // Skinned meshes stand at their bind pose on no rig.
+        let unrigged = self.shown_skeleton().is_none();
+        let notice = |open: &OpenMesh| {
+            let why = open.undrawn.as_ref()?;
+            let skinned = open.source.mesh.is_skinned() && open.source.mesh.weights.is_some();
+            let pose = if unrigged && skinned { ", at its bind pose (no skeleton with its bones is open)" } else { "" };
+            Some(format!("The game would not draw {}: {why}. Shown in clay{pose}.", open.name))
+        };
+        self.meshes.iter().filter_map(notice).collect()
     }
 
     /// A line saying how the skeleton was guessed, when it was.
@@ -322,5 +341,37 @@ pub(crate) mod tests {
         let message = workspace.attach_mesh(Path::new("/no/such/axe.msh"), &mut stores);
         assert!(message.contains("axe.msh") && message.contains("cannot read"), "{message}");
         assert_eq!(workspace.meshes.len(), 3);
+    }
+
+    #[test]
+    fn a_lone_mesh_without_its_script_is_drawn_in_clay_and_the_stage_says_the_game_would_not() {
+        let mut world = stores_world();
+        let mut state: SystemState<Stores> = SystemState::new(&mut world);
+        let mut stores = state.get_mut(&mut world).expect("the asset stores");
+        // A weapon exported under its own name, beside another's script.
+        let dir = tempfile::tempdir().unwrap();
+        let resource = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource");
+        let mesh = dir.path().join("shovel.msh");
+        std::fs::copy(resource.join("mesh/biped_sword.msh"), &mesh).unwrap();
+        std::fs::copy(resource.join("material/biped_sword.txt"), dir.path().join("patriot.txt")).unwrap();
+        let mut workspace = Workspace::default();
+        workspace.open(&[mesh], &mut stores);
+        assert_eq!((workspace.meshes.len(), workspace.problems.len()), (1, 0), "{:?}", workspace.problems);
+        assert!(workspace.skeleton.is_none(), "no skeleton lies beside it");
+        let open = &workspace.meshes[0];
+        assert!(open.source.script.is_none(), "the file's own script stays missing, for export");
+        assert!(open.findings[0].contains("'shovel.txt'") && open.findings[0].contains("does not draw"));
+        let asset = stores.character.meshes.get(&open.handle).unwrap();
+        let material = stores.character.materials.get(&asset.material).unwrap();
+        assert_eq!(material.materials.len(), open.source.mesh.submeshes.len(), "a clay material a submesh");
+        let notices = workspace.stage_notices();
+        assert_eq!(notices.len(), 1);
+        assert!(
+            notices[0].starts_with("The game would not draw shovel: ") && notices[0].contains("at its bind pose"),
+            "{notices:?}"
+        );
+        // On a skeleton, a skinned mesh is no longer at its bind pose.
+        workspace.open(&[resource.join("skeleton/biped.skl")], &mut stores);
+        assert!(!workspace.stage_notices()[0].contains("bind pose"), "{:?}", workspace.stage_notices());
     }
 }

@@ -218,20 +218,26 @@ impl Workspace {
                 return false;
             }
         };
-        let mut findings = Vec::new();
-        if let Some(error) = script_error {
-            findings.push(format!("material script: {error}; the client does not draw this mesh"));
-        }
+        let undrawn = clay::undrawn(source.script.as_ref(), script_error.as_deref());
+        let mut findings: Vec<String> =
+            undrawn.iter().map(|why| format!("{why}; the client does not draw this mesh (shown in clay)")).collect();
         let texture = |texture: &str| match source.texture(texture) {
             None => Err(format!("no texture '{texture}'")),
             Some(Err(why)) => Err(why.to_owned()),
             Some(Ok(bytes)) => Dds::from_bytes(bytes).map_err(|e| e.to_string()),
         };
-        let (handle, missing) = stores.character.add_mesh(name, source.mesh.clone(), source.script.clone(), texture);
+        // The file's script stays in `source` as read (an export warns of
+        // it); only what is drawn is clay.
+        let drawn = match undrawn {
+            None => source.script.clone(),
+            Some(_) => Some(clay::clay_script(source.mesh.submeshes.len())),
+        };
+        let (handle, missing) = stores.character.add_mesh(name, source.mesh.clone(), drawn, texture);
         findings.extend(
             missing.into_iter().map(|(texture, why)| format!("texture '{texture}': {why}; shown as a checker")),
         );
-        self.meshes.push(OpenMesh { name: name.to_owned(), handle, findings, files: Vec::new(), source });
+        let open = OpenMesh { name: name.to_owned(), handle, findings, undrawn, files: Vec::new(), source };
+        self.meshes.push(open);
         true
     }
 
