@@ -68,12 +68,17 @@ fn advance(player: &mut AniPlayer, delta_ms: f32, clips: &Assets<AniClip>, fired
     }
     // A seek, a new clip or a pause moves nowhere this frame.
     let delta = delta_ms * player.speed;
-    let still = seek.is_some() || restarted || !delta.is_finite();
-    let delta = if still { 0.0 } else { delta };
+    let still_by_request = seek.is_some() || restarted;
+    let still = still_by_request || !delta.is_finite();
+    let delta = if still || player.paused { 0.0 } else { delta };
     let lookup = |id: Id| clips.get(id).map(|c| &c.clip);
     // The one pause is the mixer's stop (`StopAllPlayingAnimation`): no
-    // time passes, no event fires and nothing ends or is removed.
-    if player.paused {
+    // time passes, no event fires and nothing ends or is removed. A frame
+    // that seeks or starts a new main clip still settles it by no time,
+    // so that a paused player shows the clip it was given (its weight
+    // rises from 0 on that update).
+    player.unsettled |= still_by_request;
+    if player.paused && !player.unsettled {
         player.mixer.stop()
     } else {
         player.mixer.resume()
@@ -84,6 +89,7 @@ fn advance(player: &mut AniPlayer, delta_ms: f32, clips: &Assets<AniClip>, fired
         player.mixer.advance(delta, lookup, fired);
         player.steps.clear();
         player.steps.extend(player.mixer.instances().map(|i| (i.id, forward_step(i))));
+        player.unsettled = !player.mixer.instances().all(|i| lookup(i.clip).is_some());
     } else {
         player.steps = rewind(player, delta, lookup, fired);
     }

@@ -87,6 +87,10 @@ pub struct AniPlayer {
     /// Each instance's last step, for root motion.
     #[reflect(ignore)]
     pub(super) steps: Vec<(InstanceId, Step)>,
+    /// A seek or a new main clip waits to be settled by an update of no
+    /// time, even while paused (until every clip playing has loaded).
+    #[reflect(ignore)]
+    pub(super) unsettled: bool,
 }
 
 /// A player with nothing to play, for a game that starts clips with the
@@ -105,6 +109,7 @@ impl Default for AniPlayer {
             main: None,
             pending_seek: None,
             steps: Vec::new(),
+            unsettled: false,
         }
     }
 }
