@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{Finding, LineStarts, Rule, line_of};
 use crate::format::Mesh;
 use crate::format::msh::submesh_offset;
-use crate::resource::{Character, CharacterMesh, Link, ResourceFolder, ResourceKind};
+use crate::resource::{Character, CharacterMesh, Link, ResourceFolder, ResourceKind, name_key};
 
 /// What checking a character's links finds, and the files it names.
 #[derive(Debug, Clone, Default)]
@@ -195,7 +195,9 @@ pub fn check_mesh_scripts(folder: &ResourceFolder) -> Vec<(PathBuf, Finding)> {
         let files = folder.files(kind).into_iter();
         files.filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(extension))).collect()
     };
-    let stem = |path: &Path| path.file_stem().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
+    // Names compare as the client's lookup compares them (`find` matches
+    // them so too).
+    let stem = |path: &Path| name_key(&path.file_stem().unwrap_or_default().to_string_lossy(), "");
     let (meshes, scripts) = (with_extension(ResourceKind::Mesh, "msh"), with_extension(ResourceKind::Material, "txt"));
     let mut out = Vec::new();
     for mesh in &meshes {
@@ -215,4 +217,34 @@ pub fn check_mesh_scripts(folder: &ResourceFolder) -> Vec<(PathBuf, Finding)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Meshes meet their scripts only where the client's lookup finds the
+    /// script: case folds in ASCII alone, so a Kelvin sign (which Unicode
+    /// lowercases to `k`) is not a `k`.
+    #[test]
+    fn meshes_pair_with_scripts_as_the_lookup_finds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = ResourceFolder::new(dir.path());
+        for sub in ["Mesh", "Material"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        for file in ["Mesh/Sword.MSH", "Material/sword.txt", "Mesh/\u{212A}nife.msh", "Material/knife.txt"] {
+            std::fs::write(dir.path().join(file), b"").unwrap();
+        }
+        let found: Vec<(String, Rule)> = check_mesh_scripts(&folder)
+            .into_iter()
+            .map(|(path, finding)| (path.file_name().unwrap().to_string_lossy().into_owned(), finding.rule))
+            .collect();
+        assert_eq!(
+            found,
+            [("\u{212A}nife.msh".into(), Rule::NoMaterialScript), ("knife.txt".into(), Rule::UnusedScript)]
+        );
+        assert!(folder.find(ResourceKind::Material, "sword.txt").is_some());
+        assert_eq!(folder.find(ResourceKind::Material, "\u{212A}nife.txt"), None);
+    }
 }

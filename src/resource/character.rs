@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{ResourceFolder, ResourceKind, find_without_case, strip_extension};
+use super::{ResourceFolder, ResourceKind, lookup, resource_root, strip_extension};
 use crate::format::{ConfigError, MaterialScript, Mesh, ModelConfig, Skeleton};
 
 /// A file a config or script names, and where it was found.
@@ -63,7 +63,7 @@ pub struct Character {
     pub config_bytes: Vec<u8>,
     /// What it says.
     pub config: ModelConfig,
-    /// The resource folder it lies in, if any.
+    /// The resource folder it lies in (by [`resource_root`]), if any.
     pub folder: Option<ResourceFolder>,
     /// The skeleton (`#SKELETON`).
     pub skeleton: Option<Linked<Skeleton>>,
@@ -106,10 +106,7 @@ impl Character {
             .map_err(|source| CharacterError::Read { path: config_path.to_path_buf(), source })?;
         let config = ModelConfig::parse(&bytes)
             .map_err(|source| CharacterError::Config { path: config_path.to_path_buf(), source })?;
-        let resolver = Resolver {
-            beside: config_path.parent().unwrap_or(Path::new(".")),
-            folder: ResourceFolder::around(config_path),
-        };
+        let resolver = Resolver { from: config_path, own: ResourceKind::Model };
         let skeleton = config.skeleton.as_deref().map(|name| {
             resolver.read(ResourceKind::Skeleton, name, |b| Skeleton::from_bytes(b).map_err(|e| e.to_string()))
         });
@@ -119,7 +116,7 @@ impl Character {
         Ok(Self {
             config_path: config_path.to_path_buf(),
             config_bytes: bytes,
-            folder: resolver.folder,
+            folder: resource_root(config_path, Some(ResourceKind::Model)).map(ResourceFolder::new),
             config,
             skeleton,
             meshes,
@@ -129,19 +126,19 @@ impl Character {
     }
 }
 
-/// Finds the files a config names: in the kind's folder of its resource
-/// folder, or beside a config that is in none.
+/// Finds the files a file (a config, or a mesh on its own) names, by
+/// [`lookup`]: in the kind's folder of its resource folder, or beside a
+/// file that is in none.
 struct Resolver<'a> {
-    beside: &'a Path,
-    folder: Option<ResourceFolder>,
+    /// The naming file.
+    from: &'a Path,
+    /// Its kind.
+    own: ResourceKind,
 }
 
 impl Resolver<'_> {
     fn link(&self, kind: ResourceKind, name: &str) -> Link {
-        let path = match &self.folder {
-            Some(folder) => folder.find(kind, name),
-            None => find_without_case(self.beside, name),
-        };
+        let path = lookup(self.from, self.own, kind, name).find();
         Link { name: name.to_owned(), kind, path }
     }
 
@@ -188,8 +185,7 @@ impl CharacterMesh {
     /// folders of the resource folder it lies in, or beside it.
     pub fn load(path: &Path) -> Self {
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let resolver =
-            Resolver { beside: path.parent().unwrap_or(Path::new(".")), folder: ResourceFolder::around(path) };
+        let resolver = Resolver { from: path, own: ResourceKind::Mesh };
         let value = std::fs::read(path)
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))
             .and_then(|bytes| parse_mesh(&bytes).map_err(|e| format!("{}: {e}", path.display())));

@@ -7,15 +7,19 @@
 //! A config's skeleton, meshes, material scripts, textures and animations
 //! are each looked up in their kind's folder, with no fallbacks. A config
 //! outside any resource folder (loose files, such as the bundled samples)
-//! finds them beside itself instead.
+//! finds them beside itself instead. [`root`] is the one rule for where a
+//! root is and where a named file is looked for; the plugin's asset paths
+//! use it too.
 
 use std::path::Path;
 
 mod character;
 mod folder;
+mod root;
 
 pub use character::{Character, CharacterError, CharacterMesh, Link, Linked, MeshFiles, texture_names};
 pub use folder::{ResourceFolder, find_without_case};
+pub use root::{Lookup, kind_of_folder, lookup, resource_root};
 
 /// The kinds of file a resource folder holds, each in its own folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,8 +63,7 @@ impl ResourceKind {
 pub fn text_kind(path: &Path, bytes: &[u8]) -> Option<ResourceKind> {
     // The nearest `material` or `model` folder above decides.
     let folder = path.parent().into_iter().flat_map(Path::ancestors).find_map(|dir| {
-        let name = dir.file_name()?.to_str()?;
-        [ResourceKind::Material, ResourceKind::Model].into_iter().find(|k| name.eq_ignore_ascii_case(k.folder()))
+        kind_of_folder(dir.file_name()?).filter(|k| matches!(k, ResourceKind::Material | ResourceKind::Model))
     });
     if folder.is_some() {
         return folder;
