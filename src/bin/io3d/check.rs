@@ -177,9 +177,10 @@ fn rule_counts(findings: &[FileFinding]) -> String {
 }
 
 /// The files named, with folders searched for the kinds the lint knows; a
-/// folder that cannot be searched is a finding, and the search goes on. A
-/// folder in (or holding) a resource folder also has its meshes paired
-/// with their material scripts.
+/// folder that cannot be searched is a finding, and the search goes on.
+/// Every resource folder a folder holds, however deep (a modder's folder of
+/// packs), or else the one it lies in, also has its meshes paired with
+/// their material scripts, each as if given alone.
 fn collect(paths: &[PathBuf]) -> (Vec<Target>, Vec<FileFinding>) {
     let (mut targets, mut unsearchable) = (Vec::new(), Vec::new());
     let mut resource_folders = Vec::new();
@@ -188,10 +189,14 @@ fn collect(paths: &[PathBuf]) -> (Vec<Target>, Vec<FileFinding>) {
             targets.push(Target { path: path.clone(), named: true });
             continue;
         }
-        if let Some(folder) = ResourceFolder::around(path).or_else(|| resource_below(path))
-            && !resource_folders.contains(&folder)
-        {
-            resource_folders.push(folder);
+        let mut found = ResourceFolder::all_under(path);
+        if found.is_empty() {
+            found.extend(ResourceFolder::around(path));
+        }
+        for folder in found {
+            if !resource_folders.contains(&folder) {
+                resource_folders.push(folder);
+            }
         }
         for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
             match entry {
@@ -211,16 +216,6 @@ fn collect(paths: &[PathBuf]) -> (Vec<Target>, Vec<FileFinding>) {
         unsearchable.extend(paired.map(|(file, finding)| FileFinding { file, finding }));
     }
     (targets, unsearchable)
-}
-
-/// The folder `resource` right below `path`, in any case.
-fn resource_below(path: &Path) -> Option<ResourceFolder> {
-    let folder = std::fs::read_dir(path)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| p.is_dir() && p.file_name().is_some_and(|n| n.eq_ignore_ascii_case("resource")))?;
-    Some(ResourceFolder::new(folder))
 }
 
 fn is_checked(path: &Path) -> bool {
