@@ -65,7 +65,8 @@ pub mod viewer;
 /// // Every name of this prelude, next to Bevy's.
 /// fn names(_: (Action, BonePose, Clip, Loop, Mixer<u32>, PoseBlend, RepeatMode, Rig)) {}
 /// fn format(_: (AniVersion, Animation, EventKind, FileString, Key, ModelConfig, Skeleton, Track)) {}
-/// fn plugin(_: (AniClip, AniEventFired, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig, SklSkeleton)) {}
+/// fn plugin(_: (AniClip, AniClipEnded, AniEventFired, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig)) {}
+/// fn rig(_: SklSkeleton) {}
 /// fn characters(_: (HiddenMeshes, Io3dCharacter, Io3dMesh, Io3dModel, RigMeshes)) {}
 /// # }
 /// ```
@@ -75,5 +76,7 @@ pub mod prelude {
     #[cfg(feature = "characters")]
     pub use crate::plugin::character::{HiddenMeshes, Io3dCharacter, Io3dMesh, Io3dModel, RigMeshes};
     #[cfg(feature = "plugin")]
-    pub use crate::plugin::{AniClip, AniEventFired, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig, SklSkeleton};
+    pub use crate::plugin::{
+        AniClip, AniClipEnded, AniEventFired, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig, SklSkeleton,
+    };
 }

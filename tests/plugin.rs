@@ -379,6 +379,47 @@ fn root_motion_adds_up_to_the_walk_and_in_place_holds_the_root() {
 }
 
 #[test]
+fn a_clip_ending_or_cleared_is_triggered_and_one_clip_can_pause() {
+    use bevy_io3d::anim::{Action, Loop};
+    use bevy_io3d::plugin::AniClipEnded;
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    #[derive(Resource, Default)]
+    struct Ended(Vec<AniClipEnded>);
+    app.init_resource::<Ended>();
+    app.add_observer(|event: On<AniClipEnded>, mut ended: ResMut<Ended>| ended.0.push(*event.event()));
+    let server = app.world().resource::<AssetServer>().clone();
+    let (walk, attack) = (server.load("biped_walk_4002.ani"), server.load("biped_attack_4002.ani"));
+    let mut player = AniPlayer::default();
+    player.set_guarantee(false);
+    let rig = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), player)).id();
+    run_until(&mut app, "the clips", |app| {
+        let server = app.world().resource::<AssetServer>();
+        server.is_loaded(&walk) && server.is_loaded(&attack) && app.world().get::<RigBones>(rig).is_some()
+    });
+    let mut player = app.world_mut().get_mut::<AniPlayer>(rig).unwrap();
+    let looping = player.play_loop(walk.clone(), Loop::default());
+    let action = player.play_action(attack.clone(), Action::default());
+    player.pause_instance(looping, true);
+    for _ in 0..20 {
+        app.update();
+    }
+    let time = |app: &App, id| {
+        app.world().get::<AniPlayer>(rig).unwrap().instances().find(|i| i.id == id).map(|i| i.time_ms())
+    };
+    assert_eq!(time(&app, looping), Some(0.0), "the paused loop stands");
+    assert!(time(&app, action).unwrap() > 150.0, "the action plays on");
+    run_until(&mut app, "the action's end", |app| !app.world().resource::<Ended>().0.is_empty());
+    let ended = app.world().resource::<Ended>().0.clone();
+    assert_eq!(ended, [AniClipEnded { entity: rig, instance: action, clip: attack.id(), cleared: false }]);
+    let mut player = app.world_mut().get_mut::<AniPlayer>(rig).unwrap();
+    player.pause_instance(looping, false);
+    player.clear_all_loops(50.0, false);
+    run_until(&mut app, "the loop's fade out", |app| app.world().resource::<Ended>().0.len() == 2);
+    assert_eq!(app.world().resource::<Ended>().0[1].cleared, true);
+}
+
+#[test]
 fn root_motion_reports_the_roots_turn_about_up() {
     use bevy_io3d::format::{AniVersion, Key, Track};
     let dir = asset_dir();

@@ -31,7 +31,7 @@ pub use edit::{EditError, join, resample, trim};
 pub use guess::{GuessedSkeleton, ParentRule, guess_skeleton};
 pub use math::slerp;
 pub use mirror::mirror;
-pub use mixer::{Action, Fired, InstanceId, Loop, Mixer};
+pub use mixer::{Action, Fired, InstanceId, Loop, Mixer, Removed};
 pub use names::BoneNames;
 pub use path::{RootPath, root_path};
 pub use retarget::{Alignment, BoneMap, RestPoses, RetargetSource, Retargeted, Retargeter, retarget, suggest_map};

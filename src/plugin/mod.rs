@@ -80,7 +80,7 @@ pub use axes::Axes;
 pub use binding::{AniBinding, ClipBinding, FileBoneName, Io3dBone};
 pub use export::{bone_target, to_bevy_clip};
 pub use game_files::{GameFileReader, GameFilesPlugin};
-pub use player::{AniEventFired, AniPlayer, RootMotion};
+pub use player::{AniClipEnded, AniEventFired, AniPlayer, RootMotion};
 pub use rig::{BoneRest, RigBones, SklRig};
 pub use world_pose::{ModelPoses, PoseOutput};
 

@@ -9,14 +9,14 @@ use bevy::transform::components::Transform;
 use bevy::utils::Parallel;
 
 use crate::anim::math::yaw_between;
-use crate::anim::mixer::{Fired, Instance, Kind, State};
+use crate::anim::mixer::{Fired, Instance, Kind, Removed, State};
 use crate::anim::{BonePose, Clip, InstanceId, PoseBlend, RepeatMode, Step};
 use crate::format::EventKind;
 
 use super::assets::AniClip;
 use super::axes::Axes;
 use super::binding::AniBinding;
-use super::player::{AniEventFired, AniPlayer, RootMotion};
+use super::player::{AniClipEnded, AniEventFired, AniPlayer, RootMotion};
 use super::world_pose::PoseOutput;
 
 type Id = AssetId<AniClip>;
@@ -35,14 +35,20 @@ pub fn advance_players(
     players.par_iter_mut().for_each_init(
         || fired.borrow_local_mut(),
         |fired, (entity, mut player)| {
-            let FiredBy { passed, by } = &mut **fired;
+            let FiredBy { passed, by, ended } = &mut **fired;
             passed.clear();
             advance(&mut player, delta_ms, &clips, passed);
             by.extend(passed.drain(..).map(|event| (entity, event)));
+            ended.extend(player.mixer.take_removed().into_iter().map(|removed| (entity, removed)));
         },
     );
-    for (entity, event) in fired.iter_mut().flat_map(|f| f.by.drain(..)) {
-        trigger(&mut commands, entity, &clips, &event);
+    for fired in fired.iter_mut() {
+        for (entity, event) in fired.by.drain(..) {
+            trigger(&mut commands, entity, &clips, &event);
+        }
+        for (entity, Removed { instance, clip, cleared }) in fired.ended.drain(..) {
+            commands.trigger(AniClipEnded { entity, instance, clip, cleared });
+        }
     }
 }
 
@@ -53,6 +59,8 @@ pub struct FiredBy {
     passed: Vec<Fired<Id>>,
     /// Every player's, with the player.
     by: Vec<(Entity, Fired<Id>)>,
+    /// The clips that left each player.
+    ended: Vec<(Entity, Removed<Id>)>,
 }
 
 /// Moves one player's clips by `delta_ms` times its speed, adding the

@@ -210,6 +210,18 @@ impl AniPlayer {
         self.mixer.force_weight(instance, weight);
     }
 
+    /// Sets one instance's time factor from now on (2 plays twice as
+    /// fast), whatever the others do.
+    pub fn set_rate(&mut self, instance: InstanceId, rate: f32) {
+        self.mixer.set_rate(instance, rate);
+    }
+
+    /// Holds one instance still, or lets it run again: no time passes for
+    /// it and it fires nothing, while the other clips play on.
+    pub fn pause_instance(&mut self, instance: InstanceId, paused: bool) {
+        self.mixer.pause_instance(instance, paused);
+    }
+
     /// Sets one instance's time (`SetCurTime`); no event fires.
     pub fn seek_instance(&mut self, instance: InstanceId, time_ms: f32) {
         self.mixer.seek(instance, time_ms);
@@ -333,6 +345,23 @@ pub struct AniEventFired {
     pub sub_info: String,
     /// Its time in the clip, in milliseconds.
     pub time_ms: f32,
+}
+
+/// Triggered on the player's entity when one of its clips leaves it: an
+/// action that played to its end (or ended on its last frame, kept there
+/// by guarantee mode), or an action or loop cleared, once its fade out is
+/// over. The client's generated `end_animation` and `clear_animation`.
+/// A held action never ends by itself.
+#[derive(EntityEvent, Debug, Clone, Copy, PartialEq)]
+pub struct AniClipEnded {
+    /// The player's entity.
+    pub entity: Entity,
+    /// The instance that ended.
+    pub instance: InstanceId,
+    /// Its clip.
+    pub clip: AssetId<AniClip>,
+    /// Whether a clear call ended it (else it played to its end).
+    pub cleared: bool,
 }
 
 #[cfg(test)]

@@ -33,6 +33,10 @@ pub struct Instance<C> {
     pub(super) hold: bool,
     /// Whether a held action has passed the events at its end once.
     pub(super) end_passed: bool,
+    /// Held still by [`Mixer::pause_instance`] (not a client call).
+    pub(super) paused: bool,
+    /// Whether a clear call ended it, rather than its own end.
+    pub(super) cleared: bool,
     pub(super) hints: Hints,
 }
 
@@ -60,6 +64,8 @@ impl<C: Copy> Instance<C> {
             wait_left: 0.0,
             hold: false,
             end_passed: false,
+            paused: false,
+            cleared: false,
             hints: Hints::default(),
         }
     }
@@ -104,6 +110,11 @@ impl<C: Copy> Instance<C> {
         self.target
     }
 
+    /// Whether [`Mixer::pause_instance`] holds it.
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
     /// `SetCurTime`: clamped to the clip, as the client's `max(0, min(t,
     /// full))` (NaN becomes the end).
     pub(super) fn set_time(&mut self, t: f32) {
@@ -119,6 +130,7 @@ impl<C: Copy> Instance<C> {
             return;
         }
         self.state = State::Cleared;
+        self.cleared = true;
         self.fade_out = fade_out;
         self.force_out = fade_out;
         if fade_out == 0.0 {
@@ -134,6 +146,7 @@ impl<C: Copy> Instance<C> {
             return;
         }
         self.state = State::FadeOut;
+        self.cleared = true;
         if !also_waiting || self.wait_left == 0.0 {
             self.fade_out = fade_out;
             self.loop_fade_out = fade_out.max(1.0);
@@ -147,6 +160,9 @@ impl<C: Copy> Instance<C> {
 
     pub(super) fn advance(&mut self, dt: f32, clip: &Clip, fired: &mut Vec<Fired<C>>) {
         self.full = clip.total_ms as f32;
+        if self.paused {
+            return;
+        }
         let d = dt * self.rate;
         match self.kind {
             Kind::Action => self.advance_action(d, clip, fired),

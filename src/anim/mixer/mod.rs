@@ -28,8 +28,11 @@
 //! - clearing a loop still in its wait makes it play while it fades out:
 //!   reproduced.
 //!
-//! The generated `end_animation` and `clear_animation` notifications are
-//! not produced: nothing here sets the flags that ask for them.
+//! The generated `end_animation` and `clear_animation` notifications,
+//! which the client sends for clips that ask, become a report of every
+//! clip that ends or is cleared ([`Mixer::take_removed`]). Two controls are
+//! not the client's: one clip's rate and pause ([`Mixer::set_rate`],
+//! [`Mixer::pause_instance`]).
 
 use super::blend::PoseBlend;
 use super::clip::{Clip, Hints};
@@ -168,6 +171,18 @@ pub struct Fired<C> {
     pub time_ms: f32,
 }
 
+/// An instance that left the mixer: its clip ended, or it was cleared.
+/// The client's generated `end_animation` and `clear_animation` are these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Removed<C> {
+    /// The instance.
+    pub instance: InstanceId,
+    /// Its clip.
+    pub clip: C,
+    /// Whether a clear call ended it (else it played to its end).
+    pub cleared: bool,
+}
+
 /// The client's controller for one character: actions and loops.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mixer<C> {
@@ -180,11 +195,20 @@ pub struct Mixer<C> {
     pub guarantee: bool,
     stopped: bool,
     next_id: u64,
+    /// Instances removed since [`Mixer::take_removed`] last ran.
+    removed: Vec<Removed<C>>,
 }
 
 impl<C> Default for Mixer<C> {
     fn default() -> Self {
-        Self { actions: Vec::new(), loops: Vec::new(), guarantee: true, stopped: false, next_id: 0 }
+        Self {
+            actions: Vec::new(),
+            loops: Vec::new(),
+            guarantee: true,
+            stopped: false,
+            next_id: 0,
+            removed: Vec::new(),
+        }
     }
 }
 
@@ -332,6 +356,32 @@ impl<C: Copy + PartialEq> Mixer<C> {
         }
     }
 
+    /// Sets an instance's time factor from now on (2 plays twice as fast):
+    /// not a client call (the client sets it when a clip starts), for a
+    /// game that steers one clip's speed.
+    pub fn set_rate(&mut self, instance: InstanceId, rate: f32) {
+        if let Some(i) = self.instance_mut(instance) {
+            i.rate = rate;
+        }
+    }
+
+    /// Holds one instance still (`true`) or lets it run again: no time
+    /// passes for it, its fades stand and it fires nothing, while the
+    /// others play on. Not a client call ([`Mixer::stop`] holds them all).
+    pub fn pause_instance(&mut self, instance: InstanceId, paused: bool) {
+        if let Some(i) = self.instance_mut(instance) {
+            i.paused = paused;
+        }
+    }
+
+    /// The instances that ended since the last call: each action that
+    /// played to its end or was cleared (one kept on its last frame by
+    /// guarantee mode counts as ended then), each loop cleared. A held
+    /// action never ends by itself. [`Mixer::remove`] reports nothing.
+    pub fn take_removed(&mut self) -> Vec<Removed<C>> {
+        std::mem::take(&mut self.removed)
+    }
+
     /// Sets an instance's clip time, clamped to the clip (`SetCurTime`); no
     /// event fires. A clip that has not advanced yet clamps on its first
     /// frame.
@@ -404,6 +454,10 @@ impl<C: Copy + PartialEq> Mixer<C> {
     /// ends with no loop left and no live action newer than it becomes a
     /// guarantee on its last frame.
     fn remove_ended(&mut self) {
+        let ended = self.actions.iter().chain(&self.loops).filter(|i| i.state == State::End);
+        let ended: Vec<Removed<C>> =
+            ended.map(|i| Removed { instance: i.id, clip: i.clip, cleared: i.cleared }).collect();
+        self.removed.extend(ended);
         self.loops.retain(|l| l.state != State::End);
         let keep_last_frame = self.guarantee && self.loops.is_empty();
         let mut newest_live = true;

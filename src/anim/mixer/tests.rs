@@ -249,3 +249,27 @@ fn an_action_lasting_no_time_keeps_its_rate() {
         assert_eq!(Action::default().lasting(1000, play_ms).rate, 1.0, "{play_ms}");
     }
 }
+
+#[test]
+fn ended_and_cleared_instances_are_reported_once_and_one_can_pause_or_change_rate() {
+    let mut stage = Stage::new(vec![clip(100, 0.0, 1.0, &[50.0]), clip(1000, 0.0, 1.0, &[])]);
+    stage.mixer.guarantee = false;
+    let action = stage.mixer.play_action(0, Action::default());
+    let walk = stage.mixer.play_loop(1, Loop::default());
+    stage.mixer.pause_instance(action, true);
+    stage.step(60.0);
+    assert!(stage.fired.is_empty(), "a paused instance fires nothing");
+    assert_eq!(stage.mixer.instance(action).unwrap().time_ms(), 0.0);
+    stage.mixer.pause_instance(action, false);
+    stage.mixer.set_rate(action, 2.0);
+    stage.step(30.0);
+    assert_eq!(stage.mixer.instance(action).unwrap().time_ms(), 60.0, "twice as fast");
+    stage.step(30.0);
+    let removed = stage.mixer.take_removed();
+    assert_eq!(removed, [Removed { instance: action, clip: 0, cleared: false }]);
+    stage.mixer.clear_loop(1, 0.0, false);
+    stage.step(10.0);
+    assert_eq!(stage.mixer.take_removed(), [Removed { instance: walk, clip: 1, cleared: true }]);
+    stage.step(10.0);
+    assert!(stage.mixer.take_removed().is_empty(), "once");
+}
