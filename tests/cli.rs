@@ -407,7 +407,7 @@ fn every_resource_folder_in_a_folder_of_packs_is_checked() {
         roots.iter().enumerate().map(|(i, r)| r.join(format!("Mesh/bare_{i}.msh")).display().to_string()).collect();
     assert_eq!(no_script(&packs), expected);
     for (root, file) in roots.iter().zip(&expected) {
-        assert_eq!(no_script(root), [file.clone()], "{} alone", root.display());
+        assert_eq!(no_script(root), std::slice::from_ref(file), "{} alone", root.display());
     }
 }
 
