@@ -80,7 +80,9 @@ fn app(rigs: usize, player_kind: Player, scene: &Scene) -> App {
         .collect();
     let theirs: Vec<Handle<AnimationClip>> = clips
         .iter()
-        .map(|a| app.world_mut().resource_mut::<Assets<AnimationClip>>().add(to_bevy_clip(a, Axes::default())))
+        .map(|a| {
+            app.world_mut().resource_mut::<Assets<AnimationClip>>().add(to_bevy_clip(a, &a.events, Axes::default()))
+        })
         .collect();
     let (graph, nodes) = AnimationGraph::from_clips(theirs);
     let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);

@@ -416,7 +416,7 @@ fn a_clip_ending_or_cleared_is_triggered_and_one_clip_can_pause() {
     player.pause_instance(looping, false);
     player.clear_all_loops(50.0, false);
     run_until(&mut app, "the loop's fade out", |app| app.world().resource::<Ended>().0.len() == 2);
-    assert_eq!(app.world().resource::<Ended>().0[1].cleared, true);
+    assert!(app.world().resource::<Ended>().0[1].cleared);
 }
 
 #[test]
@@ -604,6 +604,32 @@ fn the_exported_clip_poses_like_our_player() {
             .collect();
         assert_pose_eq(&bevy_pose(&mut app, theirs), &expected, SLERP_GAP, &format!("AnimationPlayer at {ms} ms"));
     }
+}
+
+#[test]
+fn bevys_player_triggers_the_clips_events_from_its_bevy_clip() {
+    use bevy_io3d::plugin::AniClipEvent;
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    #[derive(Resource, Default)]
+    struct Seen(Vec<AniClipEvent>);
+    app.init_resource::<Seen>();
+    app.add_observer(|event: On<AniClipEvent>, mut seen: ResMut<Seen>| seen.0.push(event.event().clone()));
+    let server = app.world().resource::<AssetServer>().clone();
+    let clip: Handle<AnimationClip> = server.load(Io3dAssetLabel::BevyClip.from_asset("biped_attack_4002.ani"));
+    run_until(&mut app, "the exported clip", |app| app.world().resource::<AssetServer>().is_loaded(&clip));
+    let (graph, node) = AnimationGraph::from_clip(clip);
+    let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
+    let mut player = AnimationPlayer::default();
+    player.play(node);
+    app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AnimationGraphHandle(graph), player));
+    run_until(&mut app, "three events", |app| app.world().resource::<Seen>().0.len() >= 3);
+    let seen: Vec<(f32, String)> =
+        app.world().resource::<Seen>().0.iter().map(|e| (e.time_ms, e.sub_info.clone())).collect();
+    assert_eq!(
+        seen[..3],
+        [(250.0, "sound/기합.wav".into()), (300.0, "sound/swing_01.wav".into()), (450.0, "right_hand".into())]
+    );
 }
 
 #[path = "../examples/headless_pose.rs"]

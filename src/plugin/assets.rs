@@ -168,7 +168,7 @@ impl AssetLoader for AniLoader {
         let animation = Animation::from_bytes(&read_all(reader).await?)?;
         let mut clip = AniClip::with_sidecar(animation, read_sidecar(context).await);
         if settings.bevy_clip {
-            let bevy_clip = to_bevy_clip(&clip.animation, settings.axes.unwrap_or(self.axes));
+            let bevy_clip = to_bevy_clip(&clip.animation, clip.events(), settings.axes.unwrap_or(self.axes));
             clip.bevy_clip = Some(context.add_labeled_asset(Io3dAssetLabel::BevyClip.to_string(), bevy_clip));
         }
         Ok(clip)

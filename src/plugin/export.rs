@@ -3,16 +3,34 @@
 
 use bevy::animation::animated_field;
 use bevy::animation::prelude::{AnimatableCurve, AnimatableKeyframeCurve, AnimatedField};
-use bevy::animation::{AnimationClip, AnimationTargetId};
+use bevy::animation::{AnimationClip, AnimationEvent, AnimationTargetId};
 use bevy::ecs::name::Name;
 use bevy::math::curve::{ConstantCurve, Interval};
 use bevy::transform::components::Transform;
 
 use crate::anim::bone_tracks::bone_tracks;
 use crate::anim::keyframes_in_seconds;
-use crate::format::Animation;
+use crate::format::ani::event_order;
+use crate::format::{Animation, Event, EventKind};
 
 use super::axes::Axes;
+
+/// A clip's event as a Bevy animation event, for clips played by Bevy's
+/// `AnimationPlayer` ([`to_bevy_clip`]); [`super::AniEventFired`] is its
+/// counterpart for [`super::AniPlayer`].
+#[derive(AnimationEvent, Debug, Clone, PartialEq)]
+pub struct AniClipEvent {
+    /// Its index among the events the clip was made with.
+    pub index: usize,
+    /// The event type as the file names it, such as `motion_sound`.
+    pub kind: String,
+    /// What that type is to the client and the game.
+    pub event_kind: EventKind,
+    /// Its sub info (decoded from CP949 where it is not UTF-8).
+    pub sub_info: String,
+    /// Its time in the clip, in milliseconds.
+    pub time_ms: f32,
+}
 
 /// The target id a bone gets in exported clips, from its name as stored
 /// (compared as the client compares names, [`crate::anim::names`]). A
@@ -58,8 +76,25 @@ macro_rules! add_curve {
 /// bones keep their transform, and two tracks of a bone are one curve.
 /// Bevy's curves sort their keys: keys out of time order (which
 /// `io3d check` reports) play sorted, not as the client plays them.
-pub fn to_bevy_clip(animation: &Animation, axes: Axes) -> AnimationClip {
+///
+/// `events` (the file's, or its `.ant` sidecar's) become Bevy animation
+/// events ([`AniClipEvent`], triggered on the `AnimationPlayer`'s entity),
+/// in the client's play order. Bevy passes them by its own window, not the
+/// client's (`docs/playback.md`, Events): for the client's, play the clip
+/// with [`super::AniPlayer`].
+pub fn to_bevy_clip(animation: &Animation, events: &[Event], axes: Axes) -> AnimationClip {
     let mut clip = AnimationClip::default();
+    for index in event_order(events) {
+        let event = &events[index];
+        let fired = AniClipEvent {
+            index,
+            kind: event.kind.to_text(),
+            event_kind: EventKind::of(&event.kind),
+            sub_info: event.sub_info.to_text(),
+            time_ms: event.time_ms,
+        };
+        clip.add_event(event.time_ms.max(0.0) / 1000.0, fired);
+    }
     for track in bone_tracks(animation) {
         let target = bone_target(track.bone.c_str());
         let steps = keyframes_in_seconds(&track.keys, 0.0);
