@@ -1,5 +1,5 @@
 //! Which side of the body a bone's name puts it on: the one rule that
-//! mirroring ([`super::mirror`]), map suggestions ([`super::retarget`]) and
+//! mirroring ([`mod@super::mirror`]), map suggestions ([`mod@super::retarget`]) and
 //! the Biped rest pose ([`super::biped`]) share.
 //!
 //! A name marks its side with a word, words being split at ` `, `_`, `.`,

@@ -7,7 +7,7 @@
 //! A config's skeleton, meshes, material scripts, textures and animations
 //! are each looked up in their kind's folder, with no fallbacks. A config
 //! outside any resource folder (loose files, such as the bundled samples)
-//! finds them beside itself instead. [`root`] is the one rule for where a
+//! finds them beside itself instead. [`lookup`] and [`resource_root`] are the one rule for where a
 //! root is and where a named file is looked for; the plugin's asset paths
 //! use it too.
 

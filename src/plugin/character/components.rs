@@ -19,8 +19,8 @@ use super::assets::{Io3dMesh, Io3dModel};
 
 /// Put on an entity to make it the character a model config describes:
 /// once the config is loaded the entity gets the config's skeleton as a
-/// [`SklRig`], its meshes as [`RigMeshes`] and, unless it has one, an
-/// [`AniPlayer`] playing the first animation listed ([`Io3dModel::animation`]
+/// [`SklRig`](crate::plugin::SklRig), its meshes as [`RigMeshes`] and, unless it has one, an
+/// [`AniPlayer`](crate::plugin::AniPlayer) playing the first animation listed ([`Io3dModel::animation`]
 /// finds the others by name). Changing the handle or reloading the config
 /// dresses it again.
 ///
@@ -46,10 +46,10 @@ impl Io3dCharacter {
     }
 }
 
-/// The meshes drawn on a rig ([`SklRig`]), skinned to its bones. Push or
+/// The meshes drawn on a rig ([`SklRig`](crate::plugin::SklRig)), skinned to its bones. Push or
 /// remove handles to add or take off equipment on a live character (a
 /// weapon is a mesh skinned to `Bip01 R Hand`): the rig's mesh entities
-/// are spawned again. On an entity without a [`SklRig`] (a map, a prop,
+/// are spawned again. On an entity without a [`SklRig`](crate::plugin::SklRig) (a map, a prop,
 /// a weapon on a stand: a model config with no skeleton) the meshes are
 /// drawn as they are stored, skinned ones at their bind pose.
 #[derive(Component, Debug, Clone, Default, Reflect)]

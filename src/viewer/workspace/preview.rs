@@ -12,7 +12,7 @@ use super::{Stores, Workspace};
 use crate::format::{BinaryKind, Collision, Dds, Magic, MaterialScript, sniff};
 use crate::plugin::character::Io3dMaterial;
 use crate::plugin::character::texture::to_image;
-use crate::resource::{ResourceFolder, ResourceKind};
+use crate::resource::{self, ResourceKind};
 
 /// A file shown on its own.
 #[derive(Debug, Clone)]
@@ -98,13 +98,14 @@ fn collision(name: String, collision: Collision) -> OpenPreview {
 }
 
 /// The script's first material, with its texture found by the client's
-/// folder rules.
+/// folder rules ([`resource::lookup`], as the plugin's loaders find it):
+/// in the texture folder of the script's resource folder, or beside a
+/// loose script.
 fn material(name: String, path: &Path, script: MaterialScript, stores: &mut Stores) -> OpenPreview {
-    let (folder, formats) = (ResourceFolder::around(path), formats(stores));
+    let formats = formats(stores);
     let read = |texture: &str| -> Result<Dds, String> {
-        let found = folder.as_ref().and_then(|f| f.find(ResourceKind::Texture, texture));
-        let found = found.or_else(|| Some(path.parent()?.join(texture)).filter(|p| p.is_file()));
-        let bytes = std::fs::read(found.ok_or("not in the texture folder")?).map_err(|e| e.to_string())?;
+        let found = resource::lookup(path, ResourceKind::Material, ResourceKind::Texture, texture).find();
+        let bytes = std::fs::read(found.ok_or("not where the client looks for it")?).map_err(|e| e.to_string())?;
         Dds::from_bytes(&bytes).map_err(|e| e.to_string())
     };
     let name_of = |m: &crate::format::Material| m.diffuse_texture().and_then(|u| u.texture.clone());
