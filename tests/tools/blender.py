@@ -15,10 +15,21 @@ prints one JSON object on its last line of output.
       Build two Mixamo-named armatures with the same motion, one resting in
       a T-pose and one in an A-pose, export each, and give the world
       direction from each limb's joint to the next at each time.
+  characters OUT_DIR
+      Build two characters as modders make them, each an armature named
+      "Armature" with a mesh "Body" skinned to it, and export each with the
+      exporter's defaults: OUT_DIR/mixamo.glb, Mixamo's bone names in a
+      T-pose, 1.8 m tall, the armature object scaled 0.01 and its bones in
+      centimetres (as a Mixamo FBX imports); OUT_DIR/blender_lr.glb, bones
+      named hips, upper_arm.L, ... in an A-pose, in metres. Both face -Y in
+      Blender (+Z in glTF). Gives each file's bones: name, parent, and rest
+      head and tail in glTF's axes (Y up, metres, the armature object's
+      transform applied).
 """
 
 import json
 import math
+import os
 import sys
 
 import bpy
@@ -88,65 +99,127 @@ def roundtrip(source, target, settings):
     return {"written": target}
 
 
-# A Mixamo-like rig in Blender's axes (Z up, facing -Y, metres): each bone
-# by name with its parent and head; the arms' tails depend on the rest pose.
-SPINE = [
-    ("Hips", None, (0.0, 0.0, 1.0)),
-    ("Spine", "Hips", (0.0, 0.0, 1.1)),
-    ("Spine1", "Spine", (0.0, 0.0, 1.25)),
-    ("Neck", "Spine1", (0.0, 0.0, 1.5)),
-    ("Head", "Neck", (0.0, 0.0, 1.6)),
+# A humanoid's joints in Blender's axes (Z up, facing -Y, metres) for a
+# figure FIGURE_HEIGHT tall: each by role (a side's roles end in .L or .R)
+# with its parent's role and its head. A naming below gives the roles its
+# rig has their bone names; the arms' joints depend on the rest pose.
+FIGURE_HEIGHT = 1.75
+TRUNK = [
+    ("hips", None, (0.0, 0.0, 1.0)),
+    ("spine", "hips", (0.0, 0.0, 1.1)),
+    ("spine1", "spine", (0.0, 0.0, 1.25)),
+    ("spine2", "spine1", (0.0, 0.0, 1.37)),
+    ("neck", "spine2", (0.0, 0.0, 1.5)),
+    ("head", "neck", (0.0, 0.0, 1.6)),
+    ("head_top", "head", (0.0, 0.0, FIGURE_HEIGHT)),
 ]
 UPPER_ARM, FOREARM = 0.28, 0.25
 
 
-def side_bones(side, sign, arm_down_degrees):
-    """One side's bones: Blender's +X is the character's left."""
-    prefix = "Left" if sign > 0 else "Right"
+def side_joints(side, sign, arm_down_degrees):
+    """One side's joints: Blender's +X is the character's left."""
     shoulder = (sign * 0.18, 0.0, 1.45)
     down = math.radians(arm_down_degrees)
     along = Vector((sign * math.cos(down), 0.0, -math.sin(down)))
     elbow = Vector(shoulder) + along * UPPER_ARM
     wrist = elbow + along * FOREARM
+    joints = [
+        ("shoulder", "spine2", (sign * 0.05, 0.0, 1.45)),
+        ("arm", "shoulder", shoulder),
+        ("forearm", "arm", tuple(elbow)),
+        ("hand", "forearm", tuple(wrist)),
+        ("upleg", "hips", (sign * 0.1, 0.0, 0.95)),
+        ("leg", "upleg", (sign * 0.1, 0.0, 0.5)),
+        ("foot", "leg", (sign * 0.1, 0.0, 0.08)),
+        ("toe", "foot", (sign * 0.1, -0.12, 0.02)),
+        ("toe_end", "toe", (sign * 0.1, -0.2, 0.02)),
+    ]
+    on_side = {role for role, _, _ in joints}
     return [
-        (f"{prefix}Shoulder", "Spine1", (sign * 0.05, 0.0, 1.45)),
-        (f"{prefix}Arm", f"{prefix}Shoulder", shoulder),
-        (f"{prefix}ForeArm", f"{prefix}Arm", tuple(elbow)),
-        (f"{prefix}Hand", f"{prefix}ForeArm", tuple(wrist)),
-        (f"{prefix}UpLeg", "Hips", (sign * 0.1, 0.0, 0.95)),
-        (f"{prefix}Leg", f"{prefix}UpLeg", (sign * 0.1, 0.0, 0.5)),
-        (f"{prefix}Foot", f"{prefix}Leg", (sign * 0.1, 0.0, 0.08)),
-        (f"{prefix}ToeBase", f"{prefix}Foot", (sign * 0.1, -0.12, 0.02)),
+        (f"{role}.{side}", f"{parent}.{side}" if parent in on_side else parent, head)
+        for role, parent, head in joints
+    ]
+
+
+# Namings: a role's bone name, {side} being Left or Right and {s} L or R.
+MIXAMO = {
+    role: f"mixamorig:{name}"
+    for role, name in {
+        "hips": "Hips", "spine": "Spine", "spine1": "Spine1", "spine2": "Spine2", "neck": "Neck",
+        "head": "Head", "head_top": "HeadTop_End", "shoulder": "{side}Shoulder", "arm": "{side}Arm",
+        "forearm": "{side}ForeArm", "hand": "{side}Hand", "upleg": "{side}UpLeg", "leg": "{side}Leg",
+        "foot": "{side}Foot", "toe": "{side}ToeBase", "toe_end": "{side}Toe_End",
+    }.items()
+}
+RIG = {role: name for role, name in MIXAMO.items() if role not in ("spine2", "head_top", "toe_end")}
+BLENDER_LR = {
+    "hips": "hips", "spine": "spine", "spine1": "chest", "neck": "neck", "head": "head",
+    "shoulder": "shoulder.{s}", "arm": "upper_arm.{s}", "forearm": "forearm.{s}", "hand": "hand.{s}",
+    "upleg": "thigh.{s}", "leg": "shin.{s}", "foot": "foot.{s}", "toe": "toe.{s}",
+}
+
+
+def role_of(joint):
+    return joint.partition(".")[0]
+
+
+def bone_name(naming, joint):
+    role, _, s = joint.partition(".")
+    return naming[role].format(side={"L": "Left", "R": "Right"}.get(s, ""), s=s)
+
+
+def humanoid(naming, height, arm_down_degrees):
+    """The bones (name, parent, head, role) of the roles the naming has, for
+    a figure `height` tall; a bone whose parent's role has no name hangs
+    from the nearest ancestor that has one."""
+    joints = TRUNK + side_joints("L", 1.0, arm_down_degrees) + side_joints("R", -1.0, arm_down_degrees)
+    parents = {joint: parent for joint, parent, _ in joints}
+
+    def named(joint):
+        while joint is not None and role_of(joint) not in naming:
+            joint = parents[joint]
+        return joint and bone_name(naming, joint)
+
+    k = height / FIGURE_HEIGHT
+    return [
+        (bone_name(naming, joint), named(parent), tuple(c * k for c in head), role_of(joint))
+        for joint, parent, head in joints
+        if role_of(joint) in naming
     ]
 
 
 def rig_bones(arm_down_degrees):
-    bones = SPINE + side_bones("L", 1.0, arm_down_degrees) + side_bones("R", -1.0, arm_down_degrees)
-    return [(f"mixamorig:{name}", parent and f"mixamorig:{parent}", head) for name, parent, head in bones]
+    return humanoid(RIG, FIGURE_HEIGHT, arm_down_degrees)
 
 
-def build_rig(name, arm_down_degrees):
-    """An armature whose bones point at their first child (ends go on)."""
-    bones = rig_bones(arm_down_degrees)
+def build_armature(name, bones, scale=1.0):
+    """An armature object scaled `scale` whose bones (heads in world metres)
+    point at their first child (ends go on)."""
     data = bpy.data.armatures.new(name)
     armature = bpy.data.objects.new(name, data)
     bpy.context.scene.collection.objects.link(armature)
     bpy.context.view_layer.objects.active = armature
     bpy.ops.object.mode_set(mode="EDIT")
-    heads = {bone: Vector(head) for bone, _, head in bones}
-    for bone, parent, head in bones:
+    heads = {bone: Vector(head) for bone, _, head, _ in bones}
+    for bone, parent, head, _ in bones:
         edit = data.edit_bones.new(bone)
-        edit.head = heads[bone]
-        child = next((b for b, p, _ in bones if p == bone), None)
+        edit.head = heads[bone] / scale
+        child = next((b for b, p, _, _ in bones if p == bone), None)
         if child is not None and (heads[child] - heads[bone]).length > 1e-4:
-            edit.tail = heads[child]
+            edit.tail = heads[child] / scale
         else:
             parent_dir = heads[bone] - heads[parent] if parent else Vector((0, 0, 1))
-            edit.tail = heads[bone] + parent_dir.normalized() * 0.08
+            edit.tail = (heads[bone] + parent_dir.normalized() * 0.08) / scale
         if parent:
             edit.parent = data.edit_bones[parent]
     bpy.ops.object.mode_set(mode="OBJECT")
+    armature.scale = (scale, scale, scale)
+    bpy.context.view_layer.update()
     return armature
+
+
+def build_rig(name, arm_down_degrees):
+    return build_armature(name, rig_bones(arm_down_degrees))
 
 
 def limb_targets(phase):
@@ -171,7 +244,7 @@ def animate(armature, frames):
     bpy.ops.object.mode_set(mode="POSE")
     action = bpy.data.actions.new("walk")
     armature.animation_data_create().action = action
-    order = [name for name, _, _ in rig_bones(0.0)]
+    order = [name for name, *_ in rig_bones(0.0)]
     for frame in frames:
         bpy.context.scene.frame_set(frame)
         targets = limb_targets(2.0 * math.pi * frame / frames[-1])
@@ -213,6 +286,99 @@ def rigs(t_path, a_path, times):
     return {"directions": directions}
 
 
+# The radius, in metres, of the tube around each role's bone in a body.
+RADII = {
+    "hips": 0.14, "spine": 0.13, "spine1": 0.14, "spine2": 0.14, "neck": 0.05, "head": 0.1,
+    "shoulder": 0.05, "arm": 0.05, "forearm": 0.04, "hand": 0.04,
+    "upleg": 0.08, "leg": 0.055, "foot": 0.045, "toe": 0.04,
+}
+SEGMENTS = 8
+
+
+def tube(head, tail, radius):
+    """A ring of vertices around the head, then one around the tail."""
+    axis = (tail - head).normalized()
+    u = axis.orthogonal().normalized()
+    v = axis.cross(u)
+    turns = (2.0 * math.pi * i / SEGMENTS for i in range(SEGMENTS))
+    circle = [(u * math.cos(a) + v * math.sin(a)) * radius for a in turns]
+    return [head + c for c in circle] + [tail + c for c in circle]
+
+
+def tube_faces(first):
+    """The sides and the two caps, facing out, of the tube from `first`."""
+    n = SEGMENTS
+    sides = [(first + i, first + (i + 1) % n, first + n + (i + 1) % n, first + n + i) for i in range(n)]
+    return sides + [tuple(first + n - 1 - i for i in range(n)), tuple(first + n + i for i in range(n))]
+
+
+def build_body(armature, bones, scale):
+    """A mesh "Body", child of the armature, skinned to it: a tube around
+    each bone whose role has a radius, its head ring weighted half to the
+    bone and half to its parent, its tail ring wholly to the bone."""
+    verts, faces, weights = [], [], []
+    for name, parent, _, role in bones:
+        if role not in RADII:
+            continue
+        bone = armature.data.bones[name]
+        faces += tube_faces(len(verts))
+        verts += tube(bone.head_local, bone.tail_local, RADII[role] / scale)
+        at_head = [(name, 0.5), (parent, 0.5)] if parent else [(name, 1.0)]
+        weights += [at_head] * SEGMENTS + [[(name, 1.0)]] * SEGMENTS
+    mesh = bpy.data.meshes.new("Body")
+    mesh.from_pydata([tuple(v) for v in verts], [], faces)
+    mesh.update()
+    body = bpy.data.objects.new("Body", mesh)
+    bpy.context.scene.collection.objects.link(body)
+    body.parent = armature
+    for index, shares in enumerate(weights):
+        for bone, weight in shares:
+            group = body.vertex_groups.get(bone) or body.vertex_groups.new(name=bone)
+            group.add([index], weight, "REPLACE")
+    body.modifiers.new("Armature", "ARMATURE").object = armature
+    return body
+
+
+def in_gltf(point):
+    """A point in Blender's axes (Z up) in glTF's (Y up)."""
+    return [round(c, 6) + 0.0 for c in (point.x, point.z, -point.y)]
+
+
+def rest_bones(armature):
+    world = armature.matrix_world
+    return [
+        {
+            "name": bone.name,
+            "parent": bone.parent and bone.parent.name,
+            "head": in_gltf(world @ bone.head_local),
+            "tail": in_gltf(world @ bone.tail_local),
+        }
+        for bone in armature.data.bones
+    ]
+
+
+# Each character: its naming, height, arms' angle below horizontal at rest,
+# and the armature object's scale.
+CHARACTERS = [
+    ("mixamo", MIXAMO, 1.8, 0.0, 0.01),
+    ("blender_lr", BLENDER_LR, FIGURE_HEIGHT, 45.0, 1.0),
+]
+
+
+def characters(out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    result = {}
+    for key, naming, height, down, scale in CHARACTERS:
+        empty_scene()
+        bones = humanoid(naming, height, down)
+        armature = build_armature("Armature", bones, scale)
+        build_body(armature, bones, scale)
+        path = os.path.join(out_dir, f"{key}.glb")
+        assert bpy.ops.export_scene.gltf(filepath=path) == {"FINISHED"}
+        result[key] = {"file": path, "bones": rest_bones(armature)}
+    return result
+
+
 LIMBS = [
     ("LeftArm", "LeftForeArm"),
     ("LeftForeArm", "LeftHand"),
@@ -233,6 +399,8 @@ def main(argv):
         result = roundtrip(rest[0], rest[1], rest[2])
     elif command == "rigs":
         result = rigs(rest[0], rest[1], [float(t) for t in rest[2:]])
+    elif command == "characters":
+        result = characters(rest[0])
     else:
         raise SystemExit(f"unknown command {command}")
     print(json.dumps(result))
