@@ -1400,3 +1400,108 @@ fn a_gltf_export_plays_in_bevys_gltf_loader_as_in_our_player() {
         }
     }
 }
+
+/// The Biped's names in Mixamo's spelling, and Mixamo's parents (the thighs
+/// under the hips, no `Bip01`).
+const MIXAMO: [(&str, &str, Option<&str>); 21] = [
+    ("Bip01 Pelvis", "mixamorig:Hips", None),
+    ("Bip01 Spine", "mixamorig:Spine", Some("mixamorig:Hips")),
+    ("Bip01 Spine1", "mixamorig:Spine1", Some("mixamorig:Spine")),
+    ("Bip01 Neck", "mixamorig:Neck", Some("mixamorig:Spine1")),
+    ("Bip01 Head", "mixamorig:Head", Some("mixamorig:Neck")),
+    ("Bip01 L Thigh", "mixamorig:LeftUpLeg", Some("mixamorig:Hips")),
+    ("Bip01 L Calf", "mixamorig:LeftLeg", Some("mixamorig:LeftUpLeg")),
+    ("Bip01 L Foot", "mixamorig:LeftFoot", Some("mixamorig:LeftLeg")),
+    ("Bip01 L Toe0", "mixamorig:LeftToeBase", Some("mixamorig:LeftFoot")),
+    ("Bip01 R Thigh", "mixamorig:RightUpLeg", Some("mixamorig:Hips")),
+    ("Bip01 R Calf", "mixamorig:RightLeg", Some("mixamorig:RightUpLeg")),
+    ("Bip01 R Foot", "mixamorig:RightFoot", Some("mixamorig:RightLeg")),
+    ("Bip01 R Toe0", "mixamorig:RightToeBase", Some("mixamorig:RightFoot")),
+    ("Bip01 L Clavicle", "mixamorig:LeftShoulder", Some("mixamorig:Neck")),
+    ("Bip01 L UpperArm", "mixamorig:LeftArm", Some("mixamorig:LeftShoulder")),
+    ("Bip01 L Forearm", "mixamorig:LeftForeArm", Some("mixamorig:LeftArm")),
+    ("Bip01 L Hand", "mixamorig:LeftHand", Some("mixamorig:LeftForeArm")),
+    ("Bip01 R Clavicle", "mixamorig:RightShoulder", Some("mixamorig:Neck")),
+    ("Bip01 R UpperArm", "mixamorig:RightArm", Some("mixamorig:RightShoulder")),
+    ("Bip01 R Forearm", "mixamorig:RightForeArm", Some("mixamorig:RightArm")),
+    ("Bip01 R Hand", "mixamorig:RightHand", Some("mixamorig:RightForeArm")),
+];
+
+/// A Mixamo-named rig of the Biped's joints under an `Armature` node
+/// scaled 0.01 (as a Mixamo character comes into Blender and out as glTF),
+/// with its upper arms turned from the Biped's rest by `arm_turn` (0 for
+/// the same rest, more for a T-pose-like one). Returns the player and the
+/// bones by Mixamo name.
+fn mixamo_rig(app: &mut App, arm_turn: f32) -> (Entity, std::collections::HashMap<&'static str, Entity>) {
+    use bevy_io3d::anim::BonePose;
+    let biped = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
+    let world = biped.unit_to_world(&biped.rest);
+    let at = |name: &str| world[biped.bone(name.as_bytes()).unwrap()];
+    let server = app.world().resource::<AssetServer>().clone();
+    let player = AniPlayer::new(server.load("biped_walk_4002.ani"));
+    let retarget = bevy_io3d::plugin::AniRetarget::new(server.load("biped.skl"));
+    let root = app.world_mut().spawn((player, retarget)).id();
+    let armature =
+        app.world_mut().spawn((Name::new("Armature"), Transform::from_scale(Vec3::splat(0.01)), ChildOf(root))).id();
+    let mut bones = std::collections::HashMap::new();
+    for (biped_name, name, parent) in MIXAMO {
+        let own = at(biped_name);
+        let local = match parent {
+            None => own,
+            Some(parent) => {
+                let biped_parent = MIXAMO.iter().find(|(_, n, _)| *n == parent).unwrap().0;
+                let up = at(biped_parent);
+                let inverse = up.rotation.inverse();
+                BonePose { position: inverse * (own.position - up.position), rotation: inverse * own.rotation }
+            }
+        };
+        let turn = if name.ends_with("Arm") && !name.ends_with("ForeArm") {
+            Quat::from_rotation_z(arm_turn)
+        } else {
+            Quat::IDENTITY
+        };
+        let local = BonePose { rotation: local.rotation * turn, ..local };
+        let parent = parent.map_or(armature, |p| bones[p]);
+        let transform = Axes::EngineToBevy.transform(&local);
+        bones.insert(name, app.world_mut().spawn((Name::new(name), transform, ChildOf(parent))).id());
+    }
+    (root, bones)
+}
+
+#[test]
+fn a_mixamo_rig_plays_the_walk_retargeted_with_limbs_where_the_bipeds_point() {
+    use bevy_io3d::anim::axes::mirror_position;
+    let dir = asset_dir();
+    let walk = Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap();
+    let biped = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
+    let limbs = [
+        ("Bip01 L UpperArm", "Bip01 L Forearm", "mixamorig:LeftArm", "mixamorig:LeftForeArm"),
+        ("Bip01 R Forearm", "Bip01 R Hand", "mixamorig:RightForeArm", "mixamorig:RightHand"),
+        ("Bip01 L Thigh", "Bip01 L Calf", "mixamorig:LeftUpLeg", "mixamorig:LeftLeg"),
+        ("Bip01 R Calf", "Bip01 R Foot", "mixamorig:RightLeg", "mixamorig:RightFoot"),
+    ];
+    for arm_turn in [0.0, 0.7] {
+        let mut app = app(dir.path());
+        let (root, bones) = mixamo_rig(&mut app, arm_turn);
+        run_until(&mut app, "the retargeted binding", |app| {
+            app.world().get::<AniBinding>(root).is_some_and(|b| b.is_bound() && b.unbound_tracks.is_empty())
+        });
+        let position = |app: &App, name: &str| app.world().get::<GlobalTransform>(bones[name]).unwrap().translation();
+        let mut hips = Vec::new();
+        for ms in [100.0f32, 400.0, 700.0] {
+            seek(&mut app, root, ms);
+            let source = biped.unit_world_pose(&Clip::new(&walk), ms);
+            let joint = |name: &str| mirror_position(source[biped.bone(name.as_bytes()).unwrap()].position);
+            for (a, b, ta, tb) in limbs {
+                let (want, got) = (joint(b) - joint(a), position(&app, tb) - position(&app, ta));
+                let angle = want.angle_between(got).to_degrees();
+                assert!(angle < 5.0, "{ta} at {ms} ms (arms turned {arm_turn}): {angle} degrees off");
+            }
+            hips.push((position(&app, "mixamorig:Hips"), joint("Bip01 Pelvis")));
+        }
+        // The hips carry the Biped's travel, in the armature's units.
+        let travelled = hips[2].0 - hips[0].0;
+        let expected = (hips[2].1 - hips[0].1) * 0.01;
+        assert!(travelled.distance(expected) < 0.05 * expected.length(), "{travelled} against {expected}");
+    }
+}

@@ -241,6 +241,10 @@ pub struct Retargeter<'a> {
     same_offset: Vec<bool>,
     /// Target root height over source root height, at rest.
     scale: f32,
+    /// The top mapped bone: the first mapped bone no mapped bone is above
+    /// (the root, or a rig's hips under an unmapped armature node). It
+    /// carries the source's travel, scaled.
+    top: Option<usize>,
     /// For each target bone, the model-space turn that lays its rest
     /// direction on its source's ([`RestPoses::Align`]), and what was done.
     align: Vec<(glam::Quat, Alignment)>,
@@ -261,7 +265,8 @@ impl<'a> Retargeter<'a> {
         let rest = target.unit_to_world(&target.rest);
         let facing = facing(target, &from, &source.rest, &rest);
         let source_rest: Vec<BonePose> = source.rest.iter().map(|&pose| turned(facing, pose)).collect();
-        let root = target.order.first().copied();
+        let top = top_mapped(target, &from);
+        let root = top.or(target.order.first().copied());
         let source_root = root.and_then(|r| from[r]).unwrap_or(0);
         let target_height = root.map_or(1.0, |r| rest[r].position.y);
         let scale = match source_rest.get(source_root).map_or(0.0, |p| p.position.y) {
@@ -277,6 +282,7 @@ impl<'a> Retargeter<'a> {
             facing,
             same_offset: Vec::new(),
             scale,
+            top,
             align: Vec::new(),
         };
         retargeter.same_offset = (0..target.len())
@@ -386,6 +392,12 @@ impl<'a> Retargeter<'a> {
         self.target.order.iter().filter_map(|&bone| self.from[bone].map(|src| (bone, src)))
     }
 
+    /// The top mapped bone, which carries the source's travel: the root,
+    /// or the hips of a rig whose armature node has no source.
+    pub fn top(&self) -> Option<usize> {
+        self.top
+    }
+
     /// Target root height over source root height, at rest: what root
     /// travel and kept offsets are multiplied by.
     pub fn scale(&self) -> f32 {
@@ -426,6 +438,16 @@ impl<'a> Retargeter<'a> {
     pub fn local(&self, world: &[BonePose], bone: usize) -> BonePose {
         let rotation = self.world_rotation(world, bone);
         match (self.target.parents[bone], self.from[bone]) {
+            // The top mapped bone under unmapped ones (at rest): the
+            // source's travel, scaled, in its parent's frame.
+            (Some(parent), Some(src)) if self.top == Some(bone) => {
+                let parent_rotation = self.world_rotation(world, parent);
+                let travel = self.source_pose(world, src).position * self.scale - self.rest[parent].position;
+                BonePose {
+                    position: parent_rotation.inverse() * travel,
+                    rotation: parent_rotation.inverse() * rotation,
+                }
+            }
             (Some(parent), src) => BonePose {
                 position: match src {
                     Some(src) if self.same_offset[bone] => self.source_offset(world, src),
@@ -437,6 +459,20 @@ impl<'a> Retargeter<'a> {
             (None, None) => self.target.rest[bone],
         }
     }
+}
+
+/// The first mapped bone, parents first, with no mapped bone above it.
+fn top_mapped(target: &Rig, from: &[Option<usize>]) -> Option<usize> {
+    let mapped_above = |mut bone: usize| {
+        while let Some(parent) = target.parents[bone] {
+            if from[parent].is_some() {
+                return true;
+            }
+            bone = parent;
+        }
+        false
+    };
+    target.order.iter().copied().find(|&bone| from[bone].is_some() && !mapped_above(bone))
 }
 
 /// A model-space pose turned about the model's origin.

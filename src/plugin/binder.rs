@@ -10,10 +10,11 @@ use bevy::ecs::system::SystemParam;
 use bevy::log::warn;
 use bevy::transform::components::Transform;
 
-use super::assets::AniClip;
+use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
 use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone};
 use super::player::AniPlayer;
+use super::retarget::{AniRetarget, RetargetedClips};
 use super::rig::{BoneRest, RigBones, SklRig, modified};
 
 /// A change that can alter what a player's tracks bind to.
@@ -22,6 +23,16 @@ type Regrowth = Or<(Changed<Children>, Changed<Name>)>;
 /// Players ready to bind: any but an [`SklRig`] whose bones are not
 /// spawned yet.
 type Bindable = Or<(Without<SklRig>, With<RigBones>)>;
+
+/// A player with its binding, rig, axes and retargeting, if any.
+type PlayerToBind = (
+    Entity,
+    &'static AniPlayer,
+    &'static mut AniBinding,
+    Option<&'static RigBones>,
+    &'static Axes,
+    Option<&'static AniRetarget>,
+);
 
 /// The hierarchy as binding sees it: links both ways, and what changed.
 #[derive(SystemParam)]
@@ -75,24 +86,38 @@ impl Hierarchy<'_, '_> {
 /// bound with every track unbound.
 pub fn bind_players(
     mut commands: Commands,
-    mut clip_events: MessageReader<AssetEvent<AniClip>>,
+    (mut clip_events, mut skeleton_events): (
+        MessageReader<AssetEvent<AniClip>>,
+        MessageReader<AssetEvent<SklSkeleton>>,
+    ),
     hierarchy: Hierarchy,
-    clips: Res<Assets<AniClip>>,
-    mut players: Query<(Entity, &AniPlayer, &mut AniBinding, Option<&RigBones>, &Axes), Bindable>,
+    (clips, skeletons): (Res<Assets<AniClip>>, Res<Assets<SklSkeleton>>),
+    mut retargeted: ResMut<RetargetedClips>,
+    mut players: Query<PlayerToBind, Bindable>,
 ) {
     let reloaded = modified(&mut clip_events);
+    let reloaded_skeletons = modified(&mut skeleton_events);
+    retargeted.forget(&reloaded, &reloaded_skeletons);
     // Players at or above a changed entity see a changed hierarchy.
     let mut regrown: Vec<Entity> = Vec::new();
     for changed in &hierarchy.changed {
         let at_or_above = std::iter::once(changed).chain(hierarchy.parents.iter_ancestors(changed));
         regrown.extend(at_or_above.filter(|e| players.contains(*e)));
     }
-    for (entity, player, mut binding, rig, &axes) in &mut players {
+    for (entity, player, mut binding, rig, &axes, retarget) in &mut players {
         if !binding.built || regrown.contains(&entity) {
             binding.set_bones(hierarchy.bones(&mut commands, entity));
         }
         binding.follow_axes(axes);
-        binding.follow_root(&player.root_bone);
+        // A retargeting player waits for its source skeleton.
+        let source = retarget.map(|r| skeletons.get(&r.source));
+        if source.is_some_and(|s| s.is_none()) {
+            continue;
+        }
+        let retarget = retarget.zip(source.flatten());
+        if retarget.is_none() {
+            binding.follow_root(&player.root_bone);
+        }
         let main = player.main_clip_id();
         let in_use = || player.instances().map(|i| i.clip).chain(main);
         // The common frame: every clip playing is bound already.
@@ -107,7 +132,11 @@ pub fn bind_players(
                 continue;
             }
             if let Some(clip) = clips.get(id) {
-                let bound = binding.bind_clip(clip);
+                let made = retarget.map(|(settings, source)| retargeted.get(id, clip, settings, source, &binding));
+                if let Some(travel) = made.as_ref().and_then(|m| m.travel_bone.as_deref()) {
+                    binding.follow_root(travel);
+                }
+                let bound = binding.bind_clip(clip, made.map(|m| m.clip));
                 binding.clips.insert(id, bound);
             }
         }

@@ -1,5 +1,7 @@
 //! Binding clips to the bones below a player, by name.
 
+use std::sync::Arc;
+
 use bevy::asset::AssetId;
 use bevy::ecs::prelude::*;
 use bevy::math::Vec3;
@@ -7,7 +9,7 @@ use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::anim::retarget::suggest_map;
-use crate::anim::{BoneMap, BoneNames, BonePose};
+use crate::anim::{BoneMap, BoneNames, BonePose, Clip};
 
 use super::assets::AniClip;
 use super::axes::Axes;
@@ -44,6 +46,16 @@ pub struct ClipBinding {
     /// Where the clip puts the root bone at its start and at its end, when
     /// a track drives the root: root motion reads them every frame.
     pub(super) root_ends: Option<(BonePose, BonePose)>,
+    /// The clip made for these bones, when the player retargets
+    /// ([`super::retarget`]): played instead of the clip's own tracks.
+    pub(super) retargeted: Option<Arc<Clip>>,
+}
+
+impl ClipBinding {
+    /// What plays: the retargeted clip, or the clip's own.
+    pub(super) fn played<'a>(&'a self, own: &'a Clip) -> &'a Clip {
+        self.retargeted.as_deref().unwrap_or(own)
+    }
 }
 
 /// A bone right below the player in [`AniBinding::parents`].
@@ -221,14 +233,17 @@ impl AniBinding {
         }
     }
 
-    pub(super) fn bind_clip(&self, clip: &AniClip) -> ClipBinding {
-        let names: Vec<String> = clip.clip.tracks.iter().map(|t| t.bone.name_text().into_owned()).collect();
-        let tracks: Vec<Option<usize>> = clip.clip.tracks.iter().map(|t| self.by_name.of(&t.bone)).collect();
+    /// How `clip` (or the clip `retargeted` from it for these bones)
+    /// meets the bones.
+    pub(super) fn bind_clip(&self, clip: &AniClip, retargeted: Option<Arc<Clip>>) -> ClipBinding {
+        let played = retargeted.as_deref().unwrap_or(&clip.clip);
+        let names: Vec<String> = played.tracks.iter().map(|t| t.bone.name_text().into_owned()).collect();
+        let tracks: Vec<Option<usize>> = played.tracks.iter().map(|t| self.by_name.of(&t.bone)).collect();
         let root_at = |t: f32| {
             let root = self.root()?;
-            clip.clip.blended(|track| tracks[track] == Some(root), t, None)
+            played.blended(|track| tracks[track] == Some(root), t, None)
         };
-        let root_ends = root_at(0.0).zip(root_at(clip.clip.total_ms as f32));
+        let root_ends = root_at(0.0).zip(root_at(played.total_ms as f32));
         let mut named = vec![false; self.bones.len()];
         tracks.iter().flatten().for_each(|&b| named[b] = true);
         ClipBinding {
@@ -242,6 +257,7 @@ impl AniBinding {
                 .collect(),
             root_ends,
             tracks,
+            retargeted,
         }
     }
 

@@ -62,6 +62,7 @@ pub mod export;
 pub mod game_files;
 pub mod playback;
 pub mod player;
+pub mod retarget;
 pub mod rig;
 pub mod world_pose;
 
@@ -81,6 +82,7 @@ pub use binding::{AniBinding, ClipBinding, FileBoneName, Io3dBone};
 pub use export::{AniClipEvent, bone_target, to_bevy_clip};
 pub use game_files::{GameFileReader, GameFilesPlugin};
 pub use player::{AniClipEnded, AniEventFired, AniPlayer, RootMotion};
+pub use retarget::{AniRetarget, RetargetedClips};
 pub use rig::{BoneRest, RigBones, SklRig};
 pub use world_pose::{ModelPoses, PoseOutput};
 
@@ -125,6 +127,8 @@ impl Plugin for Io3dPlugin {
             .register_type::<AniBinding>()
             .register_type::<Io3dBone>()
             .register_type::<FileBoneName>()
+            .register_type::<AniRetarget>()
+            .init_resource::<RetargetedClips>()
             .register_type::<rig::RigSource>()
             .register_type::<PoseOutput>()
             .register_type::<ModelPoses>()

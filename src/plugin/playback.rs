@@ -205,7 +205,10 @@ pub(super) fn blend_player(
     axes: Axes,
     blend: &mut PoseBlend,
 ) -> Held {
-    let bound = |id: Id| Some((&clips.get(id)?.clip, &binding.clip(id)?.tracks[..]));
+    let bound = |id: Id| {
+        let bound = binding.clip(id)?;
+        Some((bound.played(&clips.get(id)?.clip), &bound.tracks[..]))
+    };
     player.mixer.pose(&binding.rest, bound, blend);
     let root = binding.root();
     let root_pose = root.and_then(|root| blend.pose(root));
@@ -235,9 +238,9 @@ pub(super) fn local_poses(blend: &PoseBlend, held: Held) -> impl Iterator<Item =
 /// Where the clip `clip` puts bone `root` at `t` ms: every track bound to
 /// it, blended as the pose blends them.
 fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) -> Option<BonePose> {
-    let tracks = &binding.clip(id)?.tracks;
-    let is_root = |track: usize| tracks[track] == Some(root);
-    clip.clip.blended(is_root, t, None)
+    let bound = binding.clip(id)?;
+    let is_root = |track: usize| bound.tracks[track] == Some(root);
+    bound.played(&clip.clip).blended(is_root, t, None)
 }
 
 /// Where the main clip puts the root bone at its start: the transport's

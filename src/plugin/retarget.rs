@@ -1,0 +1,134 @@
+//! io3D clips on any rig: a player with [`AniRetarget`] plays each clip
+//! retargeted at run time onto the bones below it (a Mixamo or Blender
+//! character loaded by bevy_gltf, a rig of another skeleton), by the
+//! library's retargeter ([`crate::anim::retarget`]): a bone map, rest
+//! poses aligned so that limbs point where the source's point, and the
+//! source's travel carried by the top mapped bone (the hips under an
+//! armature node), scaled by the ratio of hip heights.
+//!
+//! A retargeted clip is made once per clip, source skeleton, map and rig
+//! shape (names, parents and rest poses), and shared by every rig of that
+//! shape ([`RetargetedClips`]); a reloaded clip or skeleton is made again.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use bevy::asset::{AssetId, Handle};
+use bevy::ecs::prelude::*;
+use bevy::reflect::Reflect;
+
+use crate::anim::retarget::{RetargetSource, Retargeter, suggest_map};
+use crate::anim::{BoneMap, BoneNames, BonePose, Clip, RestPoses, Rig, retarget};
+
+use super::assets::{AniClip, SklSkeleton};
+use super::binding::AniBinding;
+
+/// Put on a player to play its clips retargeted onto its bones.
+#[derive(Component, Debug, Clone, Reflect)]
+#[reflect(Component)]
+pub struct AniRetarget {
+    /// The skeleton the clips were made on (the game's `biped.skl`): its
+    /// rest pose is what the clips' motion is measured from.
+    pub source: Handle<SklSkeleton>,
+    /// Source bone name to the player's bone name, as `io3d retarget --map`
+    /// reads it ([`BoneMap::parse`]); `None`: suggested from the names
+    /// ([`suggest_map`]: Biped, Mixamo, `.L`/`.R`, `_l`/`_r`, `left_`/`right_`).
+    #[reflect(ignore)]
+    pub map: Option<BoneMap>,
+}
+
+impl AniRetarget {
+    /// Clips made on `source`, with a bone map suggested from the names.
+    pub fn new(source: Handle<SklSkeleton>) -> Self {
+        Self { source, map: None }
+    }
+
+    /// The same with the bone map given.
+    pub fn with_map(self, map: BoneMap) -> Self {
+        Self { map: Some(map), ..self }
+    }
+}
+
+/// What a player plays instead of a clip's own tracks: the clip made for
+/// its rig, and the bone that carries the travel (its root bone for root
+/// motion).
+#[derive(Debug, Clone)]
+pub struct RetargetedClip {
+    /// The clip on the player's bones.
+    pub clip: Arc<Clip>,
+    /// The player's bone that carries the source's travel.
+    pub travel_bone: Option<String>,
+}
+
+/// Every retargeted clip made so far, by clip, source skeleton and rig
+/// shape.
+#[derive(Resource, Debug, Default)]
+pub struct RetargetedClips(HashMap<(AssetId<AniClip>, AssetId<SklSkeleton>, u64), RetargetedClip>);
+
+impl RetargetedClips {
+    /// The clip retargeted onto the player's bones (made now, or shared).
+    pub(super) fn get(
+        &mut self,
+        id: AssetId<AniClip>,
+        clip: &AniClip,
+        settings: &AniRetarget,
+        source: &SklSkeleton,
+        binding: &AniBinding,
+    ) -> RetargetedClip {
+        let target = target_rig(binding);
+        let map = settings.map.clone().unwrap_or_else(|| suggested(&source.rig, &target));
+        let key = (id, settings.source.id(), shape(&target, &map));
+        self.0.entry(key).or_insert_with(|| make(clip, &map, &source.rig, &target)).clone()
+    }
+
+    /// Forgets what was made from a clip or a skeleton whose file changed.
+    pub(super) fn forget(&mut self, clips: &[AssetId<AniClip>], skeletons: &[AssetId<SklSkeleton>]) {
+        self.0.retain(|(clip, source, _), _| !clips.contains(clip) && !skeletons.contains(source));
+    }
+}
+
+fn make(clip: &AniClip, map: &BoneMap, source: &Rig, target: &Rig) -> RetargetedClip {
+    let made = retarget::retarget(&clip.animation, map, source, target, RestPoses::Align);
+    let retargeter = Retargeter::new(map, &RetargetSource::of(source), target, RestPoses::Align);
+    let travel_bone = retargeter.top().map(|bone| crate::anim::names::bone_name(&target.names[bone]).into_owned());
+    let mut played = Clip::new(&made.animation);
+    // The clip's events (an `.ant` sidecar's too) as the player fires them.
+    played.events.clone_from(&clip.clip.events);
+    RetargetedClip { clip: Arc::new(played), travel_bone }
+}
+
+fn suggested(source: &Rig, target: &Rig) -> BoneMap {
+    let names = |rig: &Rig| rig.names.iter().map(|n| crate::anim::names::bone_name(n).into_owned()).collect();
+    let (source, target): (Vec<String>, Vec<String>) = (names(source), names(target));
+    suggest_map(&source, &target)
+}
+
+/// The bones below a player as a rig in the files' axes: names as they
+/// bind, parents, and rest poses (found breadth first, so parents come
+/// first).
+fn target_rig(binding: &AniBinding) -> Rig {
+    let names: Vec<Vec<u8>> = binding.bones.iter().map(|b| b.key.clone()).collect();
+    Rig {
+        by_name: BoneNames::new(&names),
+        names,
+        rest: binding.rest.clone(),
+        inverse_binds: vec![BonePose::IDENTITY; binding.bones.len()],
+        order: (0..binding.bones.len()).collect(),
+        parents: binding.bones.iter().map(|b| b.parent).collect(),
+    }
+}
+
+/// A rig's shape and the map, hashed: what makes two rigs play one
+/// retargeted clip.
+fn shape(rig: &Rig, map: &BoneMap) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    rig.names.hash(&mut hasher);
+    rig.parents.hash(&mut hasher);
+    for pose in &rig.rest {
+        pose.position.to_array().map(f32::to_bits).hash(&mut hasher);
+        pose.rotation.to_array().map(f32::to_bits).hash(&mut hasher);
+    }
+    map.0.hash(&mut hasher);
+    hasher.finish()
+}
