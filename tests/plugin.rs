@@ -1505,3 +1505,133 @@ fn a_mixamo_rig_plays_the_walk_retargeted_with_limbs_where_the_bipeds_point() {
         assert!(travelled.distance(expected) < 0.05 * expected.length(), "{travelled} against {expected}");
     }
 }
+
+/// Where each Biped limb's joints are on a character Blender built, by
+/// the Blender rig's bone names: (Biped joint, next Biped joint, the rig's
+/// joint, its next joint).
+type Limb = (&'static str, &'static str, &'static str, &'static str);
+
+const MIXAMO_LIMBS: [Limb; 8] = [
+    ("Bip01 L UpperArm", "Bip01 L Forearm", "mixamorig:LeftArm", "mixamorig:LeftForeArm"),
+    ("Bip01 L Forearm", "Bip01 L Hand", "mixamorig:LeftForeArm", "mixamorig:LeftHand"),
+    ("Bip01 R UpperArm", "Bip01 R Forearm", "mixamorig:RightArm", "mixamorig:RightForeArm"),
+    ("Bip01 R Forearm", "Bip01 R Hand", "mixamorig:RightForeArm", "mixamorig:RightHand"),
+    ("Bip01 L Thigh", "Bip01 L Calf", "mixamorig:LeftUpLeg", "mixamorig:LeftLeg"),
+    ("Bip01 L Calf", "Bip01 L Foot", "mixamorig:LeftLeg", "mixamorig:LeftFoot"),
+    ("Bip01 R Thigh", "Bip01 R Calf", "mixamorig:RightUpLeg", "mixamorig:RightLeg"),
+    ("Bip01 R Calf", "Bip01 R Foot", "mixamorig:RightLeg", "mixamorig:RightFoot"),
+];
+
+const BLENDER_LIMBS: [Limb; 8] = [
+    ("Bip01 L UpperArm", "Bip01 L Forearm", "upper_arm.L", "forearm.L"),
+    ("Bip01 L Forearm", "Bip01 L Hand", "forearm.L", "hand.L"),
+    ("Bip01 R UpperArm", "Bip01 R Forearm", "upper_arm.R", "forearm.R"),
+    ("Bip01 R Forearm", "Bip01 R Hand", "forearm.R", "hand.R"),
+    ("Bip01 L Thigh", "Bip01 L Calf", "thigh.L", "shin.L"),
+    ("Bip01 L Calf", "Bip01 L Foot", "shin.L", "foot.L"),
+    ("Bip01 R Thigh", "Bip01 R Calf", "thigh.R", "shin.R"),
+    ("Bip01 R Calf", "Bip01 R Foot", "shin.R", "foot.R"),
+];
+
+/// Characters built by Blender itself (a Mixamo-named one in a T-pose
+/// under a 0.01 armature, and a `.L`/`.R` one in an A-pose), exported at
+/// Blender's defaults, loaded by bevy_gltf and played through `AniPlayer`
+/// with `AniRetarget` and a suggested map: the upper arms, forearms,
+/// thighs and calves point within 5 degrees of the Biped's, both facing
+/// the same way, and the hips travel the Biped's travel times the ratio
+/// of hip heights, within 5%.
+#[cfg(feature = "viewer")]
+#[test]
+fn characters_blender_built_play_the_walk_and_attack_retargeted() {
+    use bevy::gltf::{Gltf, GltfPlugin};
+    use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
+    use bevy_io3d::anim::axes::mirror_x_position;
+    use bevy_io3d::plugin::AniRetarget;
+    if !common::have_blender() {
+        return;
+    }
+    let dir = asset_dir();
+    let built = common::blender(&[&"characters", &dir.path()]);
+    // The hips' rest height (glTF's Y, metres) as Blender built them.
+    let rest_height = |file: &str, hips: &str| {
+        let bones = built[file.trim_end_matches(".glb")]["bones"].as_array().unwrap();
+        bones.iter().find(|b| b["name"] == hips).unwrap()["head"][1].as_f64().unwrap() as f32
+    };
+    let biped = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
+    let pelvis_height = biped.unit_to_world(&biped.rest)[biped.bone(b"Bip01 Pelvis").unwrap()].position.y;
+    let mixamo_ends = [
+        ("Bip01 L Hand", "mixamorig:LeftHand"),
+        ("Bip01 R Hand", "mixamorig:RightHand"),
+        ("Bip01 L Foot", "mixamorig:LeftFoot"),
+        ("Bip01 R Foot", "mixamorig:RightFoot"),
+    ];
+    let blender_ends = [
+        ("Bip01 L Hand", "hand.L"),
+        ("Bip01 R Hand", "hand.R"),
+        ("Bip01 L Foot", "foot.L"),
+        ("Bip01 R Foot", "foot.R"),
+    ];
+    let characters = [
+        ("mixamo.glb", MIXAMO_LIMBS, mixamo_ends, "mixamorig:Hips"),
+        ("blender_lr.glb", BLENDER_LIMBS, blender_ends, "hips"),
+    ];
+    for (file, limbs, ends, hips) in characters {
+        for clip in ["biped_walk_4002.ani", "biped_attack_4002.ani"] {
+            let mut app = unfinished_character_app(dir.path());
+            app.add_plugins((WorldSerializationPlugin, GltfPlugin::default()));
+            register_gltf_scene_types(&mut app);
+            app.finish();
+            let server = app.world().resource::<AssetServer>().clone();
+            let gltf: Handle<Gltf> = server.load(file);
+            run_until(&mut app, file, |app| app.world().resource::<AssetServer>().is_loaded_with_dependencies(&gltf));
+            let scene = app.world().resource::<Assets<Gltf>>().get(&gltf).unwrap().default_scene.clone().unwrap();
+            let player = AniPlayer::new(server.load(clip));
+            let root =
+                app.world_mut().spawn((WorldAssetRoot(scene), player, AniRetarget::new(server.load("biped.skl")))).id();
+            let entity = |app: &mut App, name: &str| {
+                let mut names = app.world_mut().query::<(Entity, &Name)>();
+                names.iter(app.world()).find(|(_, n)| n.as_str() == name).map(|(e, _)| e)
+            };
+            run_until(&mut app, "the character to bind", |app| {
+                entity(app, hips).is_some()
+                    && app.world().get::<AniBinding>(root).is_some_and(|b| b.is_bound() && b.unbound_tracks.is_empty())
+            });
+            let position = |app: &mut App, name: &str| {
+                let bone = entity(app, name).unwrap();
+                app.world().get::<GlobalTransform>(bone).unwrap().translation()
+            };
+            seek(&mut app, root, 0.0);
+            let hips_rest_height = rest_height(file, hips);
+            let animation = Animation::from_bytes(&sample(clip)).unwrap();
+            let source = Clip::new(&animation);
+            let mut travel = Vec::new();
+            for ms in [0.0f32, 300.0, 600.0] {
+                seek(&mut app, root, ms);
+                let pose = biped.unit_world_pose(&source, ms);
+                let joint = |name: &str| mirror_x_position(pose[biped.bone(name.as_bytes()).unwrap()].position);
+                for (a, b, ta, tb) in limbs {
+                    let want = joint(b) - joint(a);
+                    let got = position(&mut app, tb) - position(&mut app, ta);
+                    let angle = want.angle_between(got).to_degrees();
+                    assert!(angle < 5.0, "{file} {clip}: {ta} at {ms} ms is {angle} degrees off");
+                }
+                // Hands and feet (ends of their chains) by the way they
+                // point: a Biped bone along its X, a Blender bone along its Y.
+                for (biped_bone, bone) in ends {
+                    let turn = pose[biped.bone(biped_bone.as_bytes()).unwrap()].rotation;
+                    let want = mirror_x_position(turn * Vec3::X);
+                    let found = entity(&mut app, bone).unwrap();
+                    let got = app.world().get::<GlobalTransform>(found).unwrap().rotation() * Vec3::Y;
+                    let angle = want.angle_between(got).to_degrees();
+                    assert!(angle < 10.0, "{file} {clip}: {bone} at {ms} ms points {angle} degrees off");
+                }
+                travel.push((position(&mut app, hips), joint("Bip01 Pelvis")));
+            }
+            let flat = |v: Vec3| Vec3::new(v.x, 0.0, v.z);
+            let travelled = flat(travel[2].0 - travel[0].0);
+            let expected = flat(travel[2].1 - travel[0].1) * (hips_rest_height / pelvis_height);
+            let tolerance = 0.05 * expected.length().max(0.01);
+            assert!(travelled.distance(expected) <= tolerance, "{file} {clip}: hips {travelled}, expected {expected}");
+        }
+    }
+}

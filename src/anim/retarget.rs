@@ -193,9 +193,14 @@ pub enum Alignment {
     None,
     /// Turned by this many degrees to point where its source points.
     Turned(f32),
-    /// Mapped, but no mapped joint further down its chain (an end, a twist
-    /// bone, a chain the source lacks): it turns as its source turns from
-    /// rest, unaligned.
+    /// An end of a chain (a hand, a foot's toe, the head): no mapped joint
+    /// below to point at, so it takes its nearest aligned parent's turn,
+    /// this many degrees, twist included: it keeps its rest orientation
+    /// to that bone, as the source's end keeps its own.
+    AsParent(f32),
+    /// Mapped, but no mapped joint further down its chain and no aligned
+    /// bone above (a chain the source lacks): it turns as its source turns
+    /// from rest, unaligned.
     NoDirection,
 }
 
@@ -308,7 +313,7 @@ impl<'a> Retargeter<'a> {
         let none = (glam::Quat::IDENTITY, Alignment::None);
         let (Some(src), Some(_)) = (self.from[bone], self.target.parents[bone]) else { return none };
         let Some((child, src_child)) = self.chain_child(bone, src) else {
-            return (glam::Quat::IDENTITY, Alignment::NoDirection);
+            return self.end_alignment(bone);
         };
         let own = self.rest[child].position - self.rest[bone].position;
         let wanted = self.source_rest[src_child].position - self.source_rest[src].position;
@@ -319,6 +324,24 @@ impl<'a> Retargeter<'a> {
             }
             _ => (glam::Quat::IDENTITY, Alignment::NoDirection),
         }
+    }
+
+    /// An end bone's alignment: its nearest mapped ancestor's turn, when
+    /// that one points somewhere.
+    fn end_alignment(&self, bone: usize) -> (glam::Quat, Alignment) {
+        let mut above = self.target.parents[bone];
+        while let Some(parent) = above {
+            if self.from[parent].is_some() {
+                return match self.alignment(parent) {
+                    (turn, Alignment::Turned(degrees) | Alignment::AsParent(degrees)) => {
+                        (turn, Alignment::AsParent(degrees))
+                    }
+                    _ => (glam::Quat::IDENTITY, Alignment::NoDirection),
+                };
+            }
+            above = self.target.parents[parent];
+        }
+        (glam::Quat::IDENTITY, Alignment::NoDirection)
     }
 
     /// The next mapped joint down `bone`'s chain, with its source: the

@@ -167,3 +167,31 @@ pub fn copy_tree(from: &Path, to: &Path) {
         if path.is_dir() { copy_tree(&path, &target) } else { std::fs::copy(&path, target).map(drop).unwrap() }
     }
 }
+
+/// Whether a tool is here; says how to get it when it is not, and fails
+/// in CI, which must have it (`.ci/run` installs it).
+pub fn have(tool: &str, present: bool, install: &str) -> bool {
+    if !present {
+        assert!(std::env::var_os("CI").is_none(), "{tool} is missing in CI: .ci/run installs it ({install})");
+        eprintln!("skipped: {tool} is not installed here ({install})");
+    }
+    present
+}
+
+/// Whether Blender (the `bpy` module) is here.
+pub fn have_blender() -> bool {
+    let python = std::process::Command::new("python3").args(["-c", "import bpy"]).output();
+    have("Blender's bpy module", python.is_ok_and(|o| o.status.success()), "pip install bpy==5.0.1")
+}
+
+/// Runs `tests/tools/blender.py` and reads the JSON it prints last.
+pub fn blender(args: &[&dyn AsRef<std::ffi::OsStr>]) -> serde_json::Value {
+    let output = std::process::Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/blender.py"))
+        .args(args.iter().map(|a| a.as_ref()))
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "blender.py failed: {text}\n{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_str(text.lines().last().unwrap_or_default()).expect("blender.py ends with JSON")
+}

@@ -16,6 +16,7 @@ use glam::Vec3;
 use serde_json::Value;
 
 use super::{asset, io3d, stdout};
+use crate::common::{blender, have, have_blender};
 
 /// Where `.ci/run` installs the validator's npm package.
 fn validator_modules() -> PathBuf {
@@ -26,36 +27,9 @@ fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools").join(name)
 }
 
-/// Whether a tool is here; says how to get it when it is not, and fails
-/// in CI, which must have it.
-fn have(tool: &str, present: bool, install: &str) -> bool {
-    if !present {
-        assert!(std::env::var_os("CI").is_none(), "{tool} is missing in CI: .ci/run installs it ({install})");
-        eprintln!("skipped: {tool} is not installed here ({install})");
-    }
-    present
-}
-
-fn have_blender() -> bool {
-    let found = Command::new("python3").args(["-c", "import bpy"]).output().is_ok_and(|o| o.status.success());
-    have("Blender's bpy module", found, "pip install bpy==5.0.1")
-}
-
 fn have_validator() -> bool {
     let found = validator_modules().join("gltf-validator").is_dir();
     have("the Khronos glTF validator", found, "npm install --prefix target/tools gltf-validator@2.0.0-dev.3.10")
-}
-
-/// Runs `blender.py` and reads the JSON it prints last.
-fn blender(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Value {
-    let output = Command::new("python3")
-        .arg(script("blender.py"))
-        .args(args.iter().map(|a| a.as_ref()))
-        .output()
-        .expect("python3 runs");
-    let text = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "blender.py failed: {text}\n{}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_str(text.lines().last().unwrap_or_default()).expect("blender.py ends with JSON")
 }
 
 /// The validator's report on each file.
