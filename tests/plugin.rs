@@ -632,6 +632,11 @@ fn bevys_player_triggers_the_clips_events_from_its_bevy_clip() {
     );
 }
 
+#[cfg(feature = "viewer")]
+#[allow(dead_code, reason = "the tests use its app and its JSON, not its window")]
+#[path = "../examples/any_rig.rs"]
+mod any_rig;
+
 #[path = "../examples/headless_pose.rs"]
 mod headless_pose;
 
@@ -1287,42 +1292,6 @@ fn a_character_mesh_edited_on_disk_reloads_and_collision_meshes_load() {
 #[cfg(feature = "viewer")]
 const GLTF_GAP: (f32, f32) = (0.02, 0.1);
 
-/// Registers the components Bevy's glTF scenes hold: spawning a scene
-/// copies them by reflection, and this crate's Bevy features leave out
-/// automatic registration.
-#[cfg(feature = "viewer")]
-fn register_gltf_scene_types(app: &mut App) {
-    use bevy::camera::primitives::Aabb;
-    use bevy::camera::visibility::{DynamicSkinnedMeshBounds, InheritedVisibility, ViewVisibility, VisibilityClass};
-    use bevy::gltf::{GltfMaterialName, GltfMeshName, GltfSceneName};
-    use bevy::mesh::Mesh3d;
-    use bevy::mesh::skinning::SkinnedMesh;
-    use bevy::pbr::{MeshMaterial3d, StandardMaterial};
-    use bevy::transform::components::TransformTreeChanged;
-    app.register_type::<Transform>()
-        .register_type::<GlobalTransform>()
-        .register_type::<TransformTreeChanged>()
-        .register_type::<Visibility>()
-        .register_type::<InheritedVisibility>()
-        .register_type::<ViewVisibility>()
-        .register_type::<VisibilityClass>()
-        .register_type::<Name>()
-        .register_type::<ChildOf>()
-        .register_type::<Children>()
-        .register_type::<Mesh3d>()
-        .register_type::<MeshMaterial3d<StandardMaterial>>()
-        .register_type::<SkinnedMesh>()
-        .register_type::<DynamicSkinnedMeshBounds>()
-        .register_type::<Aabb>()
-        .register_type::<AnimationPlayer>()
-        .register_type::<AnimationTargetId>()
-        .register_type::<AnimatedBy>()
-        .register_type::<GltfSceneName>()
-        .register_type::<bevy::gltf::GltfSceneExtras>()
-        .register_type::<GltfMeshName>()
-        .register_type::<GltfMaterialName>();
-}
-
 /// The bundled character and its clips exported to `.glb` and read back by
 /// an independent reader, Bevy's own glTF loader: every clip, played by
 /// Bevy's `AnimationPlayer` on the spawned scene, poses the bones as our
@@ -1351,7 +1320,7 @@ fn a_gltf_export_plays_in_bevys_gltf_loader_as_in_our_player() {
 
     let mut app = unfinished_character_app(dir.path());
     app.add_plugins((WorldSerializationPlugin, GltfPlugin::default()));
-    register_gltf_scene_types(&mut app);
+    any_rig::register_scene_types(&mut app);
     app.finish();
     let server = app.world().resource::<AssetServer>().clone();
     let gltf: Handle<Gltf> = server.load("biped.glb");
@@ -1545,13 +1514,11 @@ fn entity(app: &mut App, name: &str) -> Option<Entity> {
 /// once the bone `waits_for` is spawned. Returns the app and the player.
 #[cfg(feature = "viewer")]
 fn retargeted_scene(dir: &Path, file: &str, clip: &str, waits_for: &str) -> (App, Entity) {
-    use bevy::gltf::{Gltf, GltfPlugin};
-    use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
+    use bevy::gltf::Gltf;
+    use bevy::world_serialization::WorldAssetRoot;
     use bevy_io3d::plugin::AniRetarget;
-    let mut app = unfinished_character_app(dir);
-    app.add_plugins((WorldSerializationPlugin, GltfPlugin::default()));
-    register_gltf_scene_types(&mut app);
-    app.finish();
+    let mut app = any_rig::headless_app(AssetPlugin { file_path: dir.display().to_string(), ..default() });
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(STEP_MS)));
     let server = app.world().resource::<AssetServer>().clone();
     let gltf: Handle<Gltf> = server.load(file.to_owned());
     run_until(&mut app, file, |app| app.world().resource::<AssetServer>().is_loaded_with_dependencies(&gltf));
@@ -1674,6 +1641,23 @@ fn characters_blender_built_play_the_walk_and_attack_retargeted() {
                     assert!(angle < 10.0, "{file} {clip}: {bone} at {ms} ms points {angle} degrees off");
                 }
                 travel.push((position(&mut app, hips), joint("Bip01 Pelvis")));
+            }
+            if clip.contains("walk") {
+                // The example's JSON names the same joints where the app
+                // put them.
+                let request = any_rig::Request {
+                    scene: dir.path().join(file),
+                    clip: common::asset(clip),
+                    skeleton: common::asset("biped.skl"),
+                    at_ms: Some(600.0),
+                };
+                let json: serde_json::Value = serde_json::from_str(&any_rig::headless_pose(&request, 600.0)).unwrap();
+                let bones = json["bones"].as_array().unwrap();
+                let hip = bones.iter().find(|b| b["node"] == hips).expect("the hips in the JSON");
+                assert_eq!(hip["track"], hips, "driven by the retargeted clip's track");
+                let at: Vec<f32> =
+                    hip["world_position"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
+                assert!(Vec3::from_slice(&at).distance(travel[2].0) < 1e-3, "{at:?} against {}", travel[2].0);
             }
             let flat = |v: Vec3| Vec3::new(v.x, 0.0, v.z);
             let travelled = flat(travel[2].0 - travel[0].0);

@@ -177,6 +177,18 @@ impl AniBinding {
         self.clips.get(clip)
     }
 
+    /// Each bone entity a track of `clip` (bound, with its asset `own`)
+    /// drives, with the track's name: the retargeted clip's, when the
+    /// player retargets.
+    pub fn driven(&self, clip: AssetId<AniClip>, own: &AniClip) -> Vec<(Entity, String)> {
+        let Some(bound) = self.clips.get(clip) else { return Vec::new() };
+        let played = bound.played(&own.clip);
+        let tracks = played.tracks.iter().zip(&bound.tracks);
+        tracks
+            .filter_map(|(track, bone)| Some((self.bones[(*bone)?].entity, track.bone.name_text().into_owned())))
+            .collect()
+    }
+
     /// Whether the player writes bone `index`.
     pub(super) fn owns(&self, index: usize) -> bool {
         self.owned.get(index).copied().unwrap_or(false)
