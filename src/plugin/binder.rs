@@ -115,8 +115,11 @@ pub fn bind_players(
             continue;
         }
         let retarget = retarget.zip(source.flatten());
-        if retarget.is_none() {
-            binding.follow_root(&player.root_bone);
+        match retarget {
+            // Clips made from a source skeleton that reloaded are made again.
+            Some((settings, _)) if reloaded_skeletons.contains(&settings.source.id()) => binding.clips.clear(),
+            Some(_) => {}
+            None => binding.follow_root(&player.root_bone),
         }
         let main = player.main_clip_id();
         let in_use = || player.instances().map(|i| i.clip).chain(main);

@@ -154,6 +154,15 @@ impl AniPlayer {
     /// Starts `clip` as a new action over what plays (`SetActionAni`); the
     /// game's usual form is `Action::faded(100.0, 100.0)` after clearing
     /// everything with 100 ms fades.
+    ///
+    /// It returns the instance's id, the handle for every later call on it
+    /// ([`AniPlayer::set_rate`], [`AniPlayer::pause_instance`],
+    /// [`AniPlayer::seek_instance`], [`AniPlayer::force_weight`],
+    /// [`AniPlayer::clear_instance`]), where Bevy's `play()` returns
+    /// `&mut ActiveAnimation`: in the client's model a clip's instance may
+    /// be removed by any frame (ended, cleared, replaced by a restart), so
+    /// no reference to it could outlive this call, and a call on an id
+    /// that is gone does nothing.
     pub fn play_action(&mut self, clip: Handle<AniClip>, action: Action) -> InstanceId {
         let id = self.mixer.play_action(clip.id(), action);
         self.keep(clip);
