@@ -569,24 +569,32 @@ fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
     assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 600.0 + 50.0 * STEP_MS as f32, "still playing");
 }
 
+/// Two rigs of the bundled Biped: ours playing `clip` once through
+/// `AniPlayer`, and theirs with Bevy's `AnimationPlayer` on its
+/// `#BevyClip`, paused at 0 ms. Returns both and the graph node.
+fn both_players(app: &mut App, clip: &str) -> (Entity, Entity, AnimationNodeIndex) {
+    let ours = spawn_walker(app, clip, RepeatMode::Once);
+    let server = app.world().resource::<AssetServer>().clone();
+    let bevy_clip: Handle<AnimationClip> = server.load(Io3dAssetLabel::BevyClip.from_asset(clip.to_owned()));
+    run_until(app, "the exported clip", |app| app.world().resource::<AssetServer>().is_loaded(&bevy_clip));
+    let (graph, node) = AnimationGraph::from_clip(bevy_clip);
+    let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
+    let theirs = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AnimationGraphHandle(graph))).id();
+    run_until(app, "the second rig", |app| app.world().get::<RigBones>(theirs).is_some());
+    app.update();
+    let mut player = AnimationPlayer::default();
+    player.play(node).seek_to(0.0);
+    player.pause_all();
+    app.world_mut().entity_mut(theirs).insert(player);
+    app.update();
+    (ours, theirs, node)
+}
+
 #[test]
 fn the_exported_clip_poses_like_our_player() {
     let dir = asset_dir();
     let mut app = app(dir.path());
-    let ours = spawn_walker(&mut app, "biped_attack_4001.ani", RepeatMode::Once);
-    let server = app.world().resource::<AssetServer>().clone();
-    let clip: Handle<AnimationClip> = server.load(Io3dAssetLabel::BevyClip.from_asset("biped_attack_4001.ani"));
-    run_until(&mut app, "the exported clip", |app| app.world().resource::<AssetServer>().is_loaded(&clip));
-    let (graph, node) = AnimationGraph::from_clip(clip);
-    let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
-    let theirs = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AnimationGraphHandle(graph))).id();
-    run_until(&mut app, "the second rig", |app| app.world().get::<RigBones>(theirs).is_some());
-    app.update();
-    let mut player = AnimationPlayer::default();
-    player.play(node);
-    player.pause_all();
-    app.world_mut().entity_mut(theirs).insert(player);
-    app.update();
+    let (ours, theirs, node) = both_players(&mut app, "biped_attack_4001.ani");
     // Nothing inserted by hand: the rig links its bones to Bevy's player.
     for bone in app.world().get::<RigBones>(theirs).unwrap().0.clone() {
         assert_eq!(app.world().get::<AnimatedBy>(bone).map(|a| a.0), Some(theirs));
@@ -831,19 +839,7 @@ fn two_tracks_of_a_bone_and_weightless_tracks_play_alike_in_the_player_bevys_cli
 
     // The plugin's player and Bevy's `AnimationPlayer` on `#BevyClip`.
     let mut app = app(dir.path());
-    let ours = spawn_walker(&mut app, "mixed.ani", RepeatMode::Once);
-    let server = app.world().resource::<AssetServer>().clone();
-    let bevy_clip: Handle<AnimationClip> = server.load(Io3dAssetLabel::BevyClip.from_asset("mixed.ani"));
-    run_until(&mut app, "the exported clip", |app| app.world().resource::<AssetServer>().is_loaded(&bevy_clip));
-    let (graph, node) = AnimationGraph::from_clip(bevy_clip);
-    let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
-    let theirs = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AnimationGraphHandle(graph))).id();
-    run_until(&mut app, "the second rig", |app| app.world().get::<RigBones>(theirs).is_some());
-    app.update();
-    let mut player = AnimationPlayer::default();
-    player.play(node).seek_to(0.0);
-    player.pause_all();
-    app.world_mut().entity_mut(theirs).insert(player);
+    let (ours, theirs, node) = both_players(&mut app, "mixed.ani");
 
     // glTF: exported and read back by the crate's own importer, which
     // samples by glTF's rules.
