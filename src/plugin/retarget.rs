@@ -1,7 +1,7 @@
 //! io3D clips on any rig: a player with [`AniRetarget`] plays each clip
 //! retargeted at run time onto the bones below it (a Mixamo or Blender
 //! character loaded by bevy_gltf, a rig of another skeleton), by the
-//! library's retargeter ([`crate::anim::retarget`]): a bone map, rest
+//! library's retargeter ([`mod@crate::anim::retarget`]): a bone map, rest
 //! poses aligned so that limbs point where the source's point, and the
 //! source's travel carried by the top mapped bone (the hips under an
 //! armature node), scaled by the ratio of hip heights.
