@@ -20,6 +20,7 @@ pub mod path;
 pub mod reduce;
 pub mod retarget;
 pub mod rig;
+pub mod root_motion;
 pub mod sample;
 pub mod side;
 pub mod skin;

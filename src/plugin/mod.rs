@@ -40,8 +40,8 @@
 //! | `Spawn` | [`rig::spawn_rigs`] | spawns the bones of each loaded [`SklRig`], again when its file changes |
 //! | `Spawn` | `character::spawn::skin_meshes` (feature `characters`) | spawns each rig's `RigMeshes` as skinned parts on its bones, again when they change |
 //! | `Bind` | [`binder::bind_players`] | finds each player's named descendants (none below a nested player), binds each clip it plays to them, again when a clip, its file or the hierarchy changes, and marks the bones it writes with [`Io3dBone`] |
-//! | `Advance` | [`playback::advance_players`] | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
-//! | `Pose` | [`playback::pose_players`] | blends the clips per bone as the client does, writes the local transforms of the player's bones ([`Io3dBone`]; a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
+//! | `Advance` | [`advance::advance_players`] | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
+//! | `Pose` | [`write::pose_players`] | blends the clips per bone as the client does, writes the local transforms of the player's bones ([`Io3dBone`]; a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
 //! | `Pose` | [`world_pose::pose_world`] | the same for players that write [`PoseOutput::GlobalTransform`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`] |
 //! | `WorldPose` (after `TransformSystems::Propagate`) | [`world_pose::write_world_poses`] | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
 //! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
@@ -52,19 +52,21 @@
 //! Add the plugin after `DefaultPlugins`: it adds Bevy's `AnimationPlugin`
 //! only when it is missing, for the exported [`AnimationClip`] sub-assets.
 
+pub mod advance;
 pub mod assets;
 pub mod axes;
 pub mod binder;
 mod binding;
 #[cfg(feature = "characters")]
 pub mod character;
+pub mod evaluate;
 pub mod export;
 pub mod game_files;
-pub mod playback;
 pub mod player;
 pub mod retarget;
 pub mod rig;
 pub mod world_pose;
+pub mod write;
 
 use bevy::animation::{AnimationClip, AnimationPlugin};
 use bevy::app::{AnimationSystems, App, Plugin, PostUpdate};
@@ -81,10 +83,9 @@ pub use axes::Axes;
 pub use binding::{AniBinding, ClipBinding, FileBoneName, Io3dBone};
 pub use export::{AniClipEvent, bone_target, to_bevy_clip};
 pub use game_files::{GameFileReader, GameFilesPlugin};
-pub use player::{AniClipEnded, AniEventFired, AniPlayer, RootMotion};
+pub use player::{AniClipEnded, AniEventFired, AniPlayer, ModelPoses, PoseOutput, RootMotion};
 pub use retarget::{AniRetarget, RetargetedClips};
 pub use rig::{BoneRest, RigBones, SklRig};
-pub use world_pose::{ModelPoses, PoseOutput};
 
 /// Registers the `.ani` and `.skl` assets and the player's systems.
 #[derive(Debug, Clone, Default)]
@@ -161,8 +162,8 @@ impl Plugin for Io3dPlugin {
                         .run_if(resource_exists::<Assets<SkinnedMeshInverseBindposes>>)
                         .run_if(resource_exists::<Assets<bevy::pbr::StandardMaterial>>),
                     binder::bind_players.in_set(Io3dSystems::Bind),
-                    playback::advance_players.in_set(Io3dSystems::Advance),
-                    playback::pose_players.in_set(Io3dSystems::Pose),
+                    advance::advance_players.in_set(Io3dSystems::Advance),
+                    write::pose_players.in_set(Io3dSystems::Pose),
                     world_pose::pose_world.in_set(Io3dSystems::Pose),
                     world_pose::write_world_poses.in_set(Io3dSystems::WorldPose),
                 ),
@@ -174,5 +175,54 @@ impl Plugin for Io3dPlugin {
     #[cfg(feature = "characters")]
     fn finish(&self, app: &mut App) {
         character::finish(app);
+    }
+}
+
+#[cfg(test)]
+mod layering {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// Each module of the plugin's top level and the sibling modules its
+    /// `use super::…` lines name.
+    fn imports() -> BTreeMap<String, BTreeSet<String>> {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/src/plugin");
+        let mut graph = BTreeMap::new();
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            let Some(module) = path.file_stem().and_then(|s| s.to_str()).filter(|_| path.is_file()) else { continue };
+            let text = std::fs::read_to_string(&path).unwrap();
+            let used = text
+                .lines()
+                .filter_map(|line| line.trim().strip_prefix("use super::"))
+                .filter_map(|rest| rest.split([':', ';', '{']).next())
+                .map(str::to_owned)
+                .collect();
+            graph.insert(module.to_owned(), used);
+        }
+        graph
+    }
+
+    /// The pose pipeline is in stages (advance, evaluate, write), each a
+    /// module: a stage may use the ones before it and the player's types,
+    /// never the other way round.
+    #[test]
+    fn no_module_of_the_plugin_imports_itself_through_others() {
+        let graph = imports();
+        assert!(graph.contains_key("advance") && graph.contains_key("evaluate"), "{graph:?}");
+        fn reaches(
+            graph: &BTreeMap<String, BTreeSet<String>>,
+            from: &str,
+            to: &str,
+            seen: &mut BTreeSet<String>,
+        ) -> bool {
+            graph
+                .get(from)
+                .into_iter()
+                .flatten()
+                .any(|next| next == to || (seen.insert(next.clone()) && reaches(graph, next, to, seen)))
+        }
+        for module in graph.keys() {
+            assert!(!reaches(&graph, module, module, &mut BTreeSet::new()), "{module} imports itself: {graph:?}");
+        }
     }
 }

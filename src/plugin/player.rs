@@ -3,7 +3,7 @@
 
 use bevy::asset::{AssetId, Handle};
 use bevy::ecs::prelude::*;
-use bevy::math::{Quat, Vec3};
+use bevy::math::{Affine3A, Quat, Vec3};
 use bevy::reflect::{Reflect, reflect_remote, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
@@ -15,7 +15,6 @@ use crate::format::EventKind;
 use super::assets::AniClip;
 use super::axes::Axes;
 use super::binding::AniBinding;
-use super::world_pose::{ModelPoses, PoseOutput};
 
 /// [`RepeatMode`] as Bevy reflects it: the library below the plugin knows
 /// nothing of Bevy.
@@ -296,6 +295,41 @@ impl AniPlayer {
         self.clip.as_ref().map(Handle::id)
     }
 }
+
+/// Which of its bones' transforms a player writes.
+///
+/// Choose [`PoseOutput::Transform`] (the default) when anything is
+/// parented to a bone (a weapon in a hand, an effect, a camera boom) or a
+/// system reads bones' `Transform`s; choose
+/// [`PoseOutput::GlobalTransform`] for many characters whose bones only
+/// skin meshes: it costs about half as much a bone and spreads over the
+/// cores.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Reflect)]
+#[reflect(Component, Default)]
+pub enum PoseOutput {
+    /// Each bone's local `Transform`, in [`super::Io3dSystems::Pose`];
+    /// Bevy's propagation composes them into `GlobalTransform`s, and
+    /// everything parented to a bone follows it.
+    #[default]
+    Transform,
+    /// Each bone's `GlobalTransform`, in [`super::Io3dSystems::WorldPose`]
+    /// (after Bevy's propagation): the player's own `GlobalTransform`
+    /// times the bone's pose composed by the client's arithmetic, as
+    /// [`crate::anim::Rig::to_world`] composes it. Bones' `Transform`s
+    /// stay at rest, so Bevy skips them while the character stands still.
+    /// Entities parented below a bone do not follow the pose: Bevy places
+    /// them from the bone's resting `Transform`. Where a bone has a scale
+    /// other than 1, or entities that are not bones sit between bones,
+    /// the chain below is composed with Bevy's arithmetic instead.
+    GlobalTransform,
+}
+
+/// Each bone's pose relative to the player, in Bevy's axes, in the order
+/// of the player's bones ([`Io3dBone::index`]): filled each frame for a
+/// player that writes [`PoseOutput::GlobalTransform`], empty otherwise.
+#[derive(Component, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Component, Default)]
+pub struct ModelPoses(pub Vec<Affine3A>);
 
 /// The root bone's motion, in the player's output axes, relative to the
 /// root bone's parent (the rig).

@@ -6,7 +6,6 @@
 use bevy::asset::Assets;
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine3A, Quat, Vec3};
-use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::{GlobalTransform, Transform};
 use bevy::utils::Parallel;
 
@@ -15,43 +14,8 @@ use crate::anim::{BonePose, PoseBlend};
 use super::assets::AniClip;
 use super::axes::Axes;
 use super::binding::{AniBinding, Io3dBone, NO_PARENT};
-use super::playback::{blend_player, local_poses};
-use super::player::{AniPlayer, RootMotion};
-
-/// Which of its bones' transforms a player writes.
-///
-/// Choose [`PoseOutput::Transform`] (the default) when anything is
-/// parented to a bone (a weapon in a hand, an effect, a camera boom) or a
-/// system reads bones' `Transform`s; choose
-/// [`PoseOutput::GlobalTransform`] for many characters whose bones only
-/// skin meshes: it costs about half as much a bone and spreads over the
-/// cores.
-#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Reflect)]
-#[reflect(Component, Default)]
-pub enum PoseOutput {
-    /// Each bone's local `Transform`, in [`super::Io3dSystems::Pose`];
-    /// Bevy's propagation composes them into `GlobalTransform`s, and
-    /// everything parented to a bone follows it.
-    #[default]
-    Transform,
-    /// Each bone's `GlobalTransform`, in [`super::Io3dSystems::WorldPose`]
-    /// (after Bevy's propagation): the player's own `GlobalTransform`
-    /// times the bone's pose composed by the client's arithmetic, as
-    /// [`crate::anim::Rig::to_world`] composes it. Bones' `Transform`s
-    /// stay at rest, so Bevy skips them while the character stands still.
-    /// Entities parented below a bone do not follow the pose: Bevy places
-    /// them from the bone's resting `Transform`. Where a bone has a scale
-    /// other than 1, or entities that are not bones sit between bones,
-    /// the chain below is composed with Bevy's arithmetic instead.
-    GlobalTransform,
-}
-
-/// Each bone's pose relative to the player, in Bevy's axes, in the order
-/// of the player's bones ([`Io3dBone::index`]): filled each frame for a
-/// player that writes [`PoseOutput::GlobalTransform`], empty otherwise.
-#[derive(Component, Debug, Clone, Default, PartialEq, Reflect)]
-#[reflect(Component, Default)]
-pub struct ModelPoses(pub Vec<Affine3A>);
+use super::evaluate::{blend_player, local_poses};
+use super::player::{AniPlayer, ModelPoses, PoseOutput, RootMotion};
 
 /// What one thread reuses from player to player.
 #[derive(Default)]

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use super::*;
-use crate::anim::clock::{EventWindow, wrap_once};
+use crate::anim::clock::{EventWindow, Step, wrap_once};
 
 /// One playing clip and its clock (`ioAnimation`'s fields).
 #[derive(Debug, Clone, PartialEq)]
@@ -95,6 +95,24 @@ impl<C: Copy> Instance<C> {
         self.pre
     }
 
+    /// The step its last advance made: from its previous time to its
+    /// time, a loop whose time went down having wrapped once (the client
+    /// wraps a loop at most once a frame).
+    pub fn step(&self) -> Step {
+        let (from, to) = (self.pre, self.cur);
+        let looping = self.kind == Kind::Loop;
+        let wrapped = looping && to < from;
+        let total = f64::from(self.full);
+        Step {
+            from_ms: f64::from(from),
+            to_ms: f64::from(to),
+            moved_ms: f64::from(to) - f64::from(from) + if wrapped { total } else { 0.0 },
+            wraps: i64::from(wrapped),
+            total_ms: total,
+            looping,
+        }
+    }
+
     /// Its clip's length as of the last advance (0 before the first).
     pub fn total_ms(&self) -> f32 {
         self.full
@@ -120,6 +138,12 @@ impl<C: Copy> Instance<C> {
     pub(super) fn set_time(&mut self, t: f32) {
         let at_most = if t < self.full { t } else { self.full };
         self.cur = if 0.0 > at_most { 0.0 } else { at_most };
+    }
+
+    /// [`Mixer::seek`]: clamped to the clip, or, before its first frame
+    /// (its length not known yet), only to 0.
+    pub(super) fn seek(&mut self, t: f32) {
+        if self.full > 0.0 { self.set_time(t) } else { self.cur = t.max(0.0) }
     }
 
     /// `ForceEndAction`.

@@ -36,6 +36,7 @@
 
 use super::blend::PoseBlend;
 use super::clip::{Clip, Hints};
+use super::clock::{RepeatMode, Step};
 use super::sample::BonePose;
 
 mod instance;
@@ -387,7 +388,7 @@ impl<C: Copy + PartialEq> Mixer<C> {
     /// frame.
     pub fn seek(&mut self, instance: InstanceId, time_ms: f32) {
         if let Some(i) = self.instance_mut(instance) {
-            if i.full > 0.0 { i.set_time(time_ms) } else { i.cur = time_ms.max(0.0) }
+            i.seek(time_ms);
         }
     }
 
@@ -448,6 +449,34 @@ impl<C: Copy + PartialEq> Mixer<C> {
             }
         }
         self.remove_ended();
+    }
+
+    /// Plays every started clip backwards by `dt_ms` (negative) times its
+    /// rate, by the transport's clock ([`RepeatMode::step`]: loops wrap,
+    /// actions clamp), adding the events passed to `fired` in the order
+    /// met; states, weights and fades stay. Not a client call: a tool's
+    /// reverse scrub. Returns each moved instance's step.
+    pub fn rewind<'c>(
+        &mut self,
+        dt_ms: f32,
+        clips: impl Fn(C) -> Option<&'c Clip>,
+        fired: &mut Vec<Fired<C>>,
+    ) -> Vec<(InstanceId, Step)> {
+        let mut steps = Vec::new();
+        let started = self.actions.iter_mut().chain(&mut self.loops).filter(|i| i.state != State::Wait);
+        for instance in started {
+            let Some(clip) = clips(instance.clip) else { continue };
+            let mode = if instance.kind == Kind::Loop { RepeatMode::Loop } else { RepeatMode::Once };
+            let step = mode.step(f64::from(instance.cur), f64::from(dt_ms * instance.rate), clip.total_ms);
+            let times: Vec<f32> = clip.events.iter().map(|e| e.time_ms).collect();
+            for (sorted, time_ms) in step.events_passed(&times) {
+                let event = clip.events[sorted].index;
+                fired.push(Fired { instance: instance.id, clip: instance.clip, event, time_ms });
+            }
+            instance.seek(step.to_ms as f32);
+            steps.push((instance.id, step));
+        }
+        steps
     }
 
     /// `ClearEndedAnimation`: loops first, then actions; an action that

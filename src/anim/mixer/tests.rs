@@ -273,3 +273,23 @@ fn ended_and_cleared_instances_are_reported_once_and_one_can_pause_or_change_rat
     stage.step(10.0);
     assert!(stage.mixer.take_removed().is_empty(), "once");
 }
+
+#[test]
+fn a_rewind_wraps_loops_clamps_actions_and_passes_events_backwards() {
+    let mut stage = Stage::new(vec![clip(100, 0.0, 0.0, &[10.0, 50.0]), clip(200, 0.0, 0.0, &[150.0])]);
+    let looped = stage.mixer.play_loop(0, Loop::default());
+    let action = stage.mixer.play_action(1, Action::default());
+    stage.step(20.0);
+    assert_eq!(stage.mixer.instance(looped).unwrap().step().moved_ms, 20.0);
+    let clips = stage.clips.clone();
+    let mut fired = Vec::new();
+    let steps = stage.mixer.rewind(-30.0, |c| clips.get(c), &mut fired);
+    assert_eq!(stage.mixer.instance(looped).unwrap().time_ms(), 90.0, "a loop wraps backwards");
+    assert_eq!(stage.mixer.instance(action).unwrap().time_ms(), 0.0, "an action stops at its start");
+    assert_eq!(fired.iter().map(|f| (f.clip, f.time_ms)).collect::<Vec<_>>(), [(0, 10.0)]);
+    let wraps: Vec<i64> = steps.iter().map(|(_, step)| step.wraps).collect();
+    assert_eq!(wraps, [0, -1], "the action's step, then the loop's wrap");
+    stage.step(20.0);
+    let step = stage.mixer.instance(looped).unwrap().step();
+    assert_eq!((step.from_ms, step.to_ms, step.moved_ms, step.wraps), (90.0, 10.0, 20.0, 1));
+}

@@ -1,0 +1,115 @@
+//! The first stage of a player's frame: its clips' clocks moved by the
+//! frame's time, by the library's mixer, and the events they pass
+//! triggered.
+
+use bevy::asset::{AssetId, Assets};
+use bevy::ecs::prelude::*;
+use bevy::time::Time;
+use bevy::utils::Parallel;
+
+use crate::anim::InstanceId;
+use crate::anim::mixer::{Fired, Removed};
+use crate::format::EventKind;
+
+use super::assets::AniClip;
+use super::player::{AniClipEnded, AniEventFired, AniPlayer};
+
+type Id = AssetId<AniClip>;
+
+/// Advances each player by the frame's time in ms (times its speed), over
+/// all cores, and triggers [`AniEventFired`] for the events its clips
+/// pass, each player's in the order passed.
+pub fn advance_players(
+    mut commands: Commands,
+    time: Res<Time>,
+    clips: Res<Assets<AniClip>>,
+    mut players: Query<(Entity, &mut AniPlayer)>,
+    mut fired: Local<Parallel<FiredBy>>,
+) {
+    let delta_ms = time.delta_secs() * 1000.0;
+    players.par_iter_mut().for_each_init(
+        || fired.borrow_local_mut(),
+        |fired, (entity, mut player)| {
+            let FiredBy { passed, by, ended } = &mut **fired;
+            passed.clear();
+            advance(&mut player, delta_ms, &clips, passed);
+            by.extend(passed.drain(..).map(|event| (entity, event)));
+            ended.extend(player.mixer.take_removed().into_iter().map(|removed| (entity, removed)));
+        },
+    );
+    for fired in fired.iter_mut() {
+        for (entity, event) in fired.by.drain(..) {
+            trigger(&mut commands, entity, &clips, &event);
+        }
+        for (entity, Removed { instance, clip, cleared }) in fired.ended.drain(..) {
+            commands.trigger(AniClipEnded { entity, instance, clip, cleared });
+        }
+    }
+}
+
+/// The events one thread's players passed this frame.
+#[derive(Default)]
+pub struct FiredBy {
+    /// One player's, as its mixer reports them.
+    passed: Vec<Fired<Id>>,
+    /// Every player's, with the player.
+    by: Vec<(Entity, Fired<Id>)>,
+    /// The clips that left each player.
+    ended: Vec<(Entity, Removed<Id>)>,
+}
+
+/// Moves one player's clips by `delta_ms` times its speed, adding the
+/// events passed to `fired`.
+fn advance(player: &mut AniPlayer, delta_ms: f32, clips: &Assets<AniClip>, fired: &mut Vec<Fired<Id>>) {
+    let restarted = player.main.map(|m| m.0);
+    player.follow_main_clip();
+    let restarted = player.main.map(|m| m.0) != restarted;
+    let seek = player.pending_seek.take();
+    if let Some(t) = seek {
+        let ids: Vec<InstanceId> = player.mixer.instances().map(|i| i.id).collect();
+        ids.into_iter().for_each(|id| player.mixer.seek(id, t));
+    }
+    // A seek, a new clip or a pause moves nowhere this frame.
+    let delta = delta_ms * player.speed;
+    let still_by_request = seek.is_some() || restarted;
+    let still = still_by_request || !delta.is_finite();
+    let delta = if still || player.paused { 0.0 } else { delta };
+    let lookup = |id: Id| clips.get(id).map(|c| &c.clip);
+    // The one pause is the mixer's stop (`StopAllPlayingAnimation`): no
+    // time passes, no event fires and nothing ends or is removed. A frame
+    // that seeks or starts a new main clip still settles it by no time,
+    // so that a paused player shows the clip it was given (its weight
+    // rises from 0 on that update).
+    player.unsettled |= still_by_request;
+    if player.paused && !player.unsettled {
+        player.mixer.stop()
+    } else {
+        player.mixer.resume()
+    }
+    if player.mixer.is_stopped() {
+        player.steps.clear();
+    } else if delta >= 0.0 {
+        player.mixer.advance(delta, lookup, fired);
+        player.steps.clear();
+        player.steps.extend(player.mixer.instances().map(|i| (i.id, i.step())));
+        player.unsettled = !player.mixer.instances().all(|i| lookup(i.clip).is_some());
+    } else {
+        player.steps = player.mixer.rewind(delta, lookup, fired);
+    }
+    let AniPlayer { handles, mixer, .. } = player;
+    handles.retain(|h| mixer.instances().any(|i| i.clip == h.id()));
+}
+
+fn trigger(commands: &mut Commands, entity: Entity, clips: &Assets<AniClip>, fired: &Fired<Id>) {
+    let Some(event) = clips.get(fired.clip).and_then(|c| c.events().get(fired.event)) else { return };
+    commands.trigger(AniEventFired {
+        entity,
+        instance: fired.instance,
+        clip: fired.clip,
+        index: fired.event,
+        kind: event.kind.to_text(),
+        event_kind: EventKind::of(&event.kind),
+        sub_info: event.sub_info.to_text(),
+        time_ms: fired.time_ms,
+    });
+}

@@ -1,0 +1,114 @@
+//! The second stage: each player's clips blended per bone over its
+//! rest pose as the client blends them, in the files' axes, and the root's
+//! motion ([`crate::anim::root_motion`]). The third stage writes the
+//! result: local `Transform`s ([`super::write`]) or the crowd path's model
+//! poses ([`super::world_pose`]).
+
+use bevy::asset::{AssetId, Assets};
+use bevy::math::Vec3;
+
+use crate::anim::mixer::Kind;
+use crate::anim::root_motion::{self, ClipRootStep};
+use crate::anim::{BonePose, PoseBlend};
+
+use super::assets::AniClip;
+use super::axes::Axes;
+use super::binding::AniBinding;
+use super::player::{AniPlayer, RootMotion};
+
+type Id = AssetId<AniClip>;
+
+/// Where in-place play holds the root: the bone and the position whose
+/// horizontal part it keeps.
+pub(super) type Held = Option<(usize, Vec3)>;
+
+/// Blends `player`'s clips over the bones' rest poses into `blend` and
+/// fills `motion`; returns where in-place play holds the root.
+pub(super) fn blend_player(
+    player: &mut AniPlayer,
+    binding: &AniBinding,
+    clips: &Assets<AniClip>,
+    motion: &mut RootMotion,
+    axes: Axes,
+    blend: &mut PoseBlend,
+) -> Held {
+    let bound = |id: Id| {
+        let bound = binding.clip(id)?;
+        Some((bound.played(&clips.get(id)?.clip), &bound.tracks[..]))
+    };
+    player.mixer.pose(&binding.rest, bound, blend);
+    let root = binding.root();
+    let root_pose = root.and_then(|root| blend.pose(root));
+    // Where the main clip starts the root, for both the distance reported
+    // and the in-place hold.
+    let start = main_root_start(player, binding);
+    *motion = root
+        .zip(root_pose)
+        .and_then(|(root, pose)| root_motion(player, binding, clips, root, pose.position, start))
+        .map(|motion| motion.in_axes(axes))
+        .unwrap_or_default();
+    root.zip(start).filter(|_| player.in_place)
+}
+
+/// Each bone's blended pose relative to its parent, in the files' axes,
+/// with the root held in place where `held` says.
+pub(super) fn local_poses(blend: &PoseBlend, held: Held) -> impl Iterator<Item = BonePose> + '_ {
+    blend.poses().enumerate().map(move |(i, pose)| match held {
+        Some((root, start)) if root == i => root_motion::held_in_place(pose, start),
+        _ => pose,
+    })
+}
+
+/// Where the clip `clip` puts bone `root` at `t` ms: every track bound to
+/// it, blended as the pose blends them.
+fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) -> Option<BonePose> {
+    let bound = binding.clip(id)?;
+    let is_root = |track: usize| bound.tracks[track] == Some(root);
+    bound.played(&clip.clip).blended(is_root, t, None)
+}
+
+/// Where the main clip puts the root bone at its start: the transport's
+/// clip ([`AniPlayer::clip`]), or, for a player steered by the client's
+/// calls, the loop started last (else the action started last), so that
+/// holding in place and the distance work whichever way a clip was
+/// started.
+fn main_root_start(player: &AniPlayer, binding: &AniBinding) -> Option<Vec3> {
+    Some(binding.clip(main_clip(player)?)?.root_ends?.0.position)
+}
+
+/// The clip that stands for the player's motion (see [`main_root_start`]).
+fn main_clip(player: &AniPlayer) -> Option<Id> {
+    if let Some(main) = player.main_clip_id() {
+        return Some(main);
+    }
+    let newest = |kind: Kind| player.instances().filter(|i| i.kind() == kind).max_by_key(|i| i.id).map(|i| i.clip);
+    newest(Kind::Loop).or_else(|| newest(Kind::Action))
+}
+
+/// The root's motion: the blended position, each clip's own step of its
+/// root track mixed by the clips' weights, and the distance from `start`
+/// (the main clip's start). `None` when no clip has a root track.
+fn root_motion(
+    player: &AniPlayer,
+    binding: &AniBinding,
+    clips: &Assets<AniClip>,
+    root: usize,
+    position: Vec3,
+    start: Option<Vec3>,
+) -> Option<RootMotion> {
+    let ends = |clip: Id| binding.clip(clip).and_then(|c| c.root_ends);
+    if !player.instances().any(|i| ends(i.clip).is_some()) {
+        return None;
+    }
+    let steps = player.steps.iter().filter_map(|(id, step)| {
+        let instance = player.mixer.instance(*id)?;
+        let clip = clips.get(instance.clip)?;
+        let at = |t: f64| root_at(clip, binding, instance.clip, root, t as f32);
+        let (first, last) = ends(instance.clip)?;
+        let (before, now) = (at(step.from_ms)?, at(step.to_ms)?);
+        Some(ClipRootStep { step: *step, weight: instance.weight(), before, now, first, last })
+    });
+    let moved = root_motion::mixed(steps);
+    let distance = start.map_or(0.0, |start| root_motion::ground_distance(start, position));
+    Some(RootMotion { position, delta: moved.delta, yaw_delta: moved.yaw, distance_this_loop: distance })
+}
