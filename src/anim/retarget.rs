@@ -534,6 +534,7 @@ mod tests {
     use glam::{Quat, Vec3};
 
     use super::*;
+    use crate::anim::axes::{mirror_position, mirror_rotation, mirror_x_position, mirror_x_rotation};
     use crate::anim::biped;
     use crate::format::Skeleton;
 
@@ -640,6 +641,39 @@ mod tests {
         for t in [100.0, 600.0] {
             let (a, b) = (turn(&moved, &tall_rig, t), turn(&walk, &rig, t));
             assert!(a.normalize().dot(b.normalize()).abs() > 0.9999, "the foot turns alike at {t}: {a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn retargeting_onto_the_biped_exported_in_metres_keeps_every_joint() {
+        // The crate's glTF export as the plugin reads it back: positions in
+        // metres, rotations normalised, glTF's X mirror read through the
+        // plugin's Z mirror (the whole rig turned half round about Y). The
+        // exact geometry of the keys must come through: a joint off by more
+        // than a thousandth of a unit is the retargeter's doing (measured:
+        // 0.0001, float rounding).
+        let skeleton = biped::skeleton();
+        let source = Rig::new(&skeleton).unwrap();
+        let scale = 0.01;
+        let mut target = source.clone();
+        for pose in &mut target.rest {
+            *pose = BonePose {
+                position: mirror_position(mirror_x_position(pose.position)) * scale,
+                rotation: mirror_rotation(mirror_x_rotation(pose.rotation).normalize()),
+            };
+        }
+        let walk = walk();
+        let identity = suggest_map(&names(&skeleton), &names(&skeleton));
+        let made = retarget(&walk, &identity, &source, &target, RestPoses::Align);
+        assert!(made.alignment.is_empty(), "alike rests need no turn: {:?}", made.alignment);
+        let back = Quat::from_rotation_y(std::f32::consts::PI);
+        for t in (0..=walk.total_ms).step_by(50).map(|t| t as f32) {
+            let want = source.unit_world_pose(&Clip::new(&walk), t);
+            let got = target.unit_world_pose(&Clip::new(&made.animation), t);
+            for (bone, (a, b)) in want.iter().zip(&got).enumerate() {
+                let gap = a.position.distance(back * b.position / scale);
+                assert!(gap < 1e-3, "{} at {t} ms: {gap} units off", target.names[bone].escape_ascii());
+            }
         }
     }
 
