@@ -18,7 +18,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Action, Loop, Rig, biped};
 use bevy_io3d::format::{Animation, Skeleton};
 use bevy_io3d::plugin::{
-    AniClip, AniPlayer, Axes, Io3dPlugin, PoseOutput, RigBones, SklRig, SklSkeleton, to_bevy_clip,
+    AniClip, AniPlayer, Axes, ClipSpace, Io3dPlugin, PoseOutput, RigBones, SklRig, SklSkeleton, to_bevy_clip,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
@@ -81,7 +81,8 @@ fn app(rigs: usize, player_kind: Player, scene: &Scene) -> App {
     let theirs: Vec<Handle<AnimationClip>> = clips
         .iter()
         .map(|a| {
-            app.world_mut().resource_mut::<Assets<AnimationClip>>().add(to_bevy_clip(a, &a.events, Axes::default()))
+            let space = ClipSpace::new(Axes::default());
+            app.world_mut().resource_mut::<Assets<AnimationClip>>().add(to_bevy_clip(a, &a.events, &space))
         })
         .collect();
     let (graph, nodes) = AnimationGraph::from_clips(theirs);

@@ -14,8 +14,8 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Clip, RepeatMode, Rig};
 use bevy_io3d::format::{Animation, FileString, FormatError, Skeleton};
 use bevy_io3d::plugin::{
-    AniBinding, AniClip, AniEventFired, AniPlayer, Axes, Io3dAssetLabel, Io3dLoadError, Io3dPlugin, PoseOutput,
-    RigBones, RootMotion, SklRig, SklSkeleton,
+    AniBinding, AniClip, AniEventFired, AniLoaderSettings, AniPlayer, Axes, BevyTargets, Io3dAssetLabel, Io3dLoadError,
+    Io3dPlugin, PoseOutput, RigBones, RootMotion, SklRig, SklSkeleton,
 };
 
 mod common;
@@ -488,7 +488,6 @@ fn every_feature_works_on_a_loop_started_by_a_call() {
 /// for a game that plays only through `AniPlayer`.
 #[test]
 fn a_clip_loads_without_its_bevy_clip_when_asked() {
-    use bevy_io3d::plugin::AniLoaderSettings;
     let dir = asset_dir();
     let mut app = app(dir.path());
     let server = app.world().resource::<AssetServer>().clone();
@@ -518,10 +517,26 @@ fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
         failure = messages.drain().find(|f| f.id == broken.id());
         failure.is_some()
     });
-    let bevy::asset::AssetLoadError::AssetLoaderError(error) = failure.unwrap().error else { panic!("a loader error") };
+    let bevy::asset::AssetLoadError::AssetLoaderError(error) = failure.take().unwrap().error else {
+        panic!("a loader error")
+    };
     let ani = error.error().downcast_ref::<Io3dLoadError>().expect("our typed error");
     assert!(matches!(ani, Io3dLoadError::Format(FormatError::Malformed { .. })), "{ani}");
     assert_eq!(ani.to_string(), "header: total time needs 4 bytes at byte 99, but the file ends at byte 100");
+    // A Bevy clip aimed at the paths of a skeleton that is not there.
+    let targets = BevyTargets::Paths { skeleton: "gone.skl".into(), above: Vec::new() };
+    let server = app.world().resource::<AssetServer>().clone();
+    let aimed: Handle<AniClip> = server
+        .load_builder()
+        .with_settings(move |s: &mut AniLoaderSettings| s.targets = targets.clone())
+        .load("biped_walk_4002.ani");
+    run_until(&mut app, "the missing skeleton", |app| {
+        let mut messages = app.world_mut().resource_mut::<Messages<AssetLoadFailedEvent<AniClip>>>();
+        failure = messages.drain().find(|f| f.id == aimed.id());
+        failure.is_some()
+    });
+    let message = failure.take().unwrap().error.to_string();
+    assert!(message.contains("cannot name the Bevy clip's bones by the skeleton gone.skl"), "{message}");
     let skl: Handle<SklSkeleton> = app.world().resource::<AssetServer>().load("biped.skl");
     run_until(&mut app, "the skeleton", |app| app.world().resource::<AssetServer>().is_loaded(&skl));
 
@@ -1291,7 +1306,8 @@ const GLTF_GAP: (f32, f32) = (0.02, 0.1);
 /// The bundled character and its clips exported to `.glb` and read back by
 /// an independent reader, Bevy's own glTF loader: every clip, played by
 /// Bevy's `AnimationPlayer` on the spawned scene, poses the bones as our
-/// sampler does at several times.
+/// sampler does at several times; so does an `.ani`'s `#BevyClip` made
+/// with bevy_gltf's target ids (paths of names) in glTF's axes.
 #[cfg(feature = "viewer")]
 #[test]
 fn a_gltf_export_plays_in_bevys_gltf_loader_as_in_our_player() {
@@ -1363,6 +1379,29 @@ fn a_gltf_export_plays_in_bevys_gltf_loader_as_in_our_player() {
             let ours = rig.unit_world_pose(&clip, ms as f32);
             assert_pose_eq(&theirs, &ours, GLTF_GAP, &format!("{name} at {ms} ms in Bevy's glTF loader"));
         }
+    }
+
+    // A clip the file does not hold, loaded as an `.ani` with its Bevy
+    // clip aimed at the scene's paths, in glTF's axes and metres.
+    let settings = |s: &mut AniLoaderSettings| {
+        s.targets = BevyTargets::Paths { skeleton: "biped.skl".into(), above: Vec::new() };
+        (s.axes, s.scale) = (Some(Axes::EngineToGltf), ExportOptions::default().scale);
+    };
+    let walk: Handle<AniClip> = server.load_builder().with_settings(settings).load("biped_walk_4002.ani");
+    run_until(&mut app, "the walk", |app| app.world().resource::<AssetServer>().is_loaded_with_dependencies(&walk));
+    let bevy_clip = app.world().resource::<Assets<AniClip>>().get(&walk).unwrap().bevy_clip.clone().unwrap();
+    let (graph, node) = AnimationGraph::from_clip(bevy_clip);
+    let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
+    let mut animation_player = AnimationPlayer::default();
+    animation_player.play(node).pause();
+    app.world_mut().entity_mut(player).insert((animation_player, AnimationGraphHandle(graph)));
+    app.update();
+    let clip = Clip::new(&Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap());
+    for ms in [0.0, 333.0, 700.0] {
+        app.world_mut().get_mut::<AnimationPlayer>(player).unwrap().animation_mut(node).unwrap().seek_to(ms / 1000.0);
+        app.update();
+        let theirs = world_poses(&app, &bones, ExportOptions::default().scale, GLTF_AXES);
+        assert_pose_eq(&theirs, &rig.unit_world_pose(&clip, ms), GLTF_GAP, &format!("the walk's #BevyClip at {ms} ms"));
     }
 }
 

@@ -14,7 +14,7 @@ use crate::format::{
 };
 
 use super::axes::Axes;
-use super::export::to_bevy_clip;
+use super::export::{BevyTargets, ClipSpace, TargetIds, to_bevy_clip};
 
 /// An animation loaded from an `.ani` file.
 #[derive(Asset, TypePath, Debug, Clone)]
@@ -125,6 +125,15 @@ pub enum Io3dLoadError {
     /// A texture is not one the game ships.
     #[error(transparent)]
     Texture(#[from] DdsError),
+    /// The skeleton whose paths name a Bevy clip's bones
+    /// ([`BevyTargets::Paths`]) could not be read.
+    #[error("cannot name the Bevy clip's bones by the skeleton {path}: {why}")]
+    TargetSkeleton {
+        /// Its asset path, as the settings give it.
+        path: String,
+        /// Why.
+        why: String,
+    },
 }
 
 /// Loads `.ani` files as [`AniClip`]s, with the Bevy clip as a sub-asset.
@@ -136,7 +145,7 @@ pub struct AniLoader {
 }
 
 /// Per-load settings of [`AniLoader`], for `AssetServer::load_builder().with_settings(..)`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AniLoaderSettings {
     /// Also make Bevy's own [`AnimationClip`] of the file
@@ -144,13 +153,21 @@ pub struct AniLoaderSettings {
     /// default; a game that plays only through [`super::AniPlayer`] saves
     /// a third copy of every key by turning it off.
     pub bevy_clip: bool,
-    /// The axes of that Bevy clip; `None` takes the plugin's.
+    /// The axes of that Bevy clip; `None` takes the plugin's
+    /// ([`Axes::EngineToGltf`] for a glTF scene `io3d export` wrote).
     pub axes: Option<Axes>,
+    /// What that Bevy clip's positions are multiplied by: 1 (game units)
+    /// by default; the export's scale (0.01) for its glTF scenes.
+    pub scale: f32,
+    /// How that Bevy clip names its bones: by name (for rigs this plugin
+    /// spawns), or by path as bevy_gltf names a glTF scene's nodes (for a
+    /// glTF of the same skeleton).
+    pub targets: BevyTargets,
 }
 
 impl Default for AniLoaderSettings {
     fn default() -> Self {
-        Self { bevy_clip: true, axes: None }
+        Self { bevy_clip: true, axes: None, scale: 1.0, targets: BevyTargets::Names }
     }
 }
 
@@ -168,7 +185,9 @@ impl AssetLoader for AniLoader {
         let animation = Animation::from_bytes(&read_all(reader).await?)?;
         let mut clip = AniClip::with_sidecar(animation, read_sidecar(context).await);
         if settings.bevy_clip {
-            let bevy_clip = to_bevy_clip(&clip.animation, clip.events(), settings.axes.unwrap_or(self.axes));
+            let targets = target_ids(&settings.targets, context).await?;
+            let space = ClipSpace { axes: settings.axes.unwrap_or(self.axes), scale: settings.scale, targets };
+            let bevy_clip = to_bevy_clip(&clip.animation, clip.events(), &space);
             clip.bevy_clip = Some(context.add_labeled_asset(Io3dAssetLabel::BevyClip.to_string(), bevy_clip));
         }
         Ok(clip)
@@ -194,6 +213,17 @@ async fn read_sidecar(context: &mut LoadContext<'_>) -> Option<EventSidecar> {
     let name = context.path().path().file_name()?.to_str().and_then(sidecar_name)?;
     let path = context.path().resolve_embed_str(&name).ok()?;
     context.read_asset_bytes(path).await.ok().map(|bytes| EventSidecar::read(&bytes))
+}
+
+/// The [`TargetIds`] the settings ask for: a skeleton's paths are read
+/// from its file, which becomes a dependency of the clip.
+async fn target_ids(targets: &BevyTargets, context: &mut LoadContext<'_>) -> Result<TargetIds, Io3dLoadError> {
+    let BevyTargets::Paths { skeleton, above } = targets else { return Ok(TargetIds::Names) };
+    let failed = |why: String| Io3dLoadError::TargetSkeleton { path: skeleton.clone(), why };
+    let bytes = context.read_asset_bytes(skeleton.clone()).await.map_err(|e| failed(e.to_string()))?;
+    let skeleton = Skeleton::from_bytes(&bytes).map_err(|e| failed(e.to_string()))?;
+    let rig = Rig::new(&skeleton).map_err(|e| failed(e.to_string()))?;
+    Ok(TargetIds::paths(&rig, above))
 }
 
 /// Loads `.skl` files as [`SklSkeleton`]s.

@@ -8,7 +8,7 @@ use bevy::transform::components::Transform;
 use serde::{Deserialize, Serialize};
 
 use crate::anim::BonePose;
-use crate::anim::axes::{mirror_position, mirror_rotation};
+use crate::anim::axes::{mirror_position, mirror_rotation, mirror_x_position, mirror_x_rotation};
 
 /// How poses in the files' axes become Bevy transforms: one component on
 /// the rig's entity, which its player, its spawned bones ([`super::SklRig`])
@@ -23,6 +23,11 @@ pub enum Axes {
     /// mirrored. For rigs spawned from `.skl`.
     #[default]
     EngineToBevy,
+    /// The files' axes mirrored on X, as glTF holds them: position
+    /// (x, y, z) becomes (-x, y, z) and rotation (x, y, z, w) becomes
+    /// (x, -y, -z, w). For Bevy clips played on a glTF scene that
+    /// `io3d export` wrote ([`super::AniLoaderSettings::axes`]).
+    EngineToGltf,
     /// No conversion, for rigs already in the files' axes.
     AsIs,
 }
@@ -33,6 +38,7 @@ impl Axes {
     pub fn position(self, p: Vec3) -> Vec3 {
         match self {
             Self::EngineToBevy => mirror_position(p),
+            Self::EngineToGltf => mirror_x_position(p),
             Self::AsIs => p,
         }
     }
@@ -41,6 +47,7 @@ impl Axes {
     pub fn rotation(self, q: Quat) -> Quat {
         match self {
             Self::EngineToBevy => mirror_rotation(q),
+            Self::EngineToGltf => mirror_x_rotation(q),
             Self::AsIs => q,
         }
     }

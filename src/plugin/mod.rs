@@ -81,7 +81,7 @@ use bevy::{
 pub use assets::{AniClip, AniLoader, AniLoaderSettings, Io3dAssetLabel, Io3dLoadError, SklLoader, SklSkeleton};
 pub use axes::Axes;
 pub use binding::{AniBinding, ClipBinding, FileBoneName, Io3dBone};
-pub use export::{AniClipEvent, bone_target, to_bevy_clip};
+pub use export::{AniClipEvent, BevyTargets, ClipSpace, TargetIds, bone_target, to_bevy_clip};
 pub use game_files::{GameFileReader, GameFilesPlugin};
 pub use player::{AniClipEnded, AniEventFired, AniPlayer, ModelPoses, PoseOutput, RootMotion};
 pub use retarget::{AniRetarget, RetargetedClips};
