@@ -1510,6 +1510,40 @@ fn a_mixamo_rig_plays_the_walk_retargeted_with_limbs_where_the_bipeds_point() {
     }
 }
 
+/// A bone map in a file (`*.bonemap`), loaded as an asset, overrides the
+/// suggested one, and editing the file remakes the player's clips: a map
+/// without the arms leaves them at rest; the whole map moves them.
+#[test]
+fn a_bone_map_file_drives_the_retarget_and_reloads() {
+    use bevy_io3d::plugin::AniRetarget;
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let map = |arms: bool| -> String {
+        let wanted = MIXAMO.iter().filter(|(_, name, _)| arms || !name.contains("Arm") && !name.contains("Shoulder"));
+        wanted.map(|(biped, mixamo, _)| format!("{biped} = {mixamo}\n")).collect()
+    };
+    std::fs::write(dir.path().join("mixamo.bonemap"), map(false)).unwrap();
+    let (root, bones) = mixamo_rig(&mut app, 0.0);
+    let server = app.world().resource::<AssetServer>().clone();
+    let retarget = AniRetarget::new(server.load("biped.skl")).with_map_file(server.load("mixamo.bonemap"));
+    app.world_mut().entity_mut(root).insert(retarget);
+    let arm_bound = |app: &App| {
+        let binding = app.world().get::<AniBinding>(root).filter(|b| b.is_bound())?;
+        Some(!binding.bones_without_track.iter().any(|name| name == "mixamorig:LeftArm"))
+    };
+    run_until(&mut app, "the binding by the map file", |app| arm_bound(app) == Some(false));
+    let arm = |app: &App| app.world().get::<Transform>(bones["mixamorig:LeftArm"]).copied().unwrap();
+    let thigh = |app: &App| app.world().get::<Transform>(bones["mixamorig:LeftUpLeg"]).copied().unwrap();
+    let (arm_rest, thigh_rest) = (arm(&app), thigh(&app));
+    seek(&mut app, root, 400.0);
+    assert_eq!(arm(&app), arm_rest, "an arm the map leaves out stays at rest");
+    assert!(thigh(&app).rotation.angle_between(thigh_rest.rotation) > 0.05, "a mapped leg walks");
+    std::fs::write(dir.path().join("mixamo.bonemap"), map(true)).unwrap();
+    run_until(&mut app, "the edited map to rebind", |app| arm_bound(app) == Some(true));
+    seek(&mut app, root, 400.0);
+    assert!(arm(&app).rotation.angle_between(arm_rest.rotation) > 0.01, "the arm swings once mapped");
+}
+
 /// Where each Biped limb's joints are on a character Blender built, by
 /// the Blender rig's bone names: (Biped joint, next Biped joint, the rig's
 /// joint, its next joint).

@@ -18,14 +18,25 @@ use super::side::{self, Side, side_of};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BoneMap(pub Vec<(String, String)>);
 
-/// A line of a bone map that is not `source = target`.
+/// Why a bone map does not read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("line {line}: expected 'source bone = target bone', found '{text}'")]
-pub struct BoneMapError {
-    /// Line number, from 1.
-    pub line: usize,
-    /// The line.
-    pub text: String,
+pub enum BoneMapError {
+    /// A line that is not `source = target`.
+    #[error("line {line}: expected 'source bone = target bone', found '{text}'")]
+    Line {
+        /// Line number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// A map in JSON that is not an object of names.
+    #[error("line {line}: not a JSON object of bone names: {why}")]
+    Json {
+        /// Line number, from 1.
+        line: usize,
+        /// What the JSON reader said.
+        why: String,
+    },
 }
 
 impl BoneMap {
@@ -42,10 +53,23 @@ impl BoneMap {
                 Some((source, target)) if !source.is_empty() && !target.is_empty() => {
                     pairs.push((source.to_owned(), target.to_owned()))
                 }
-                _ => return Err(BoneMapError { line: i + 1, text: line.to_owned() }),
+                _ => return Err(BoneMapError::Line { line: i + 1, text: line.to_owned() }),
             }
         }
         Ok(Self(pairs))
+    }
+
+    /// Reads a map file as `io3d retarget --map` and the plugin read one:
+    /// `source = target` lines ([`BoneMap::parse`]), or a JSON object of
+    /// source names to target names.
+    #[cfg(any(feature = "json", feature = "gltf", feature = "plugin"))]
+    pub fn read(text: &str) -> Result<Self, BoneMapError> {
+        if !text.trim_start().starts_with('{') {
+            return Self::parse(text);
+        }
+        let pairs: std::collections::BTreeMap<String, String> =
+            serde_json::from_str(text).map_err(|e| BoneMapError::Json { line: e.line(), why: e.to_string() })?;
+        Ok(Self(pairs.into_iter().collect()))
     }
 
     /// The map as `source = target` lines, which [`BoneMap::parse`] reads.
@@ -552,7 +576,17 @@ mod tests {
         let map = BoneMap::parse("# Biped to Mixamo\nBip01 L Thigh = LeftUpLeg\n\n; more\nBip01 Head=Head\n").unwrap();
         assert_eq!(map.target("Bip01 Head"), Some("Head"));
         assert_eq!(BoneMap::parse(&map.to_text()).unwrap(), map);
-        assert_eq!(BoneMap::parse("a = b\nno equals sign").unwrap_err().line, 2);
+        let error = BoneMap::parse("a = b\nno equals sign").unwrap_err();
+        assert_eq!(error, BoneMapError::Line { line: 2, text: "no equals sign".into() });
+    }
+
+    #[cfg(any(feature = "json", feature = "gltf", feature = "plugin"))]
+    #[test]
+    fn maps_read_as_lines_or_json() {
+        let json = BoneMap::read("{\n  \"Bip01 Head\": \"Head\"\n}").unwrap();
+        assert_eq!(json, BoneMap::read("Bip01 Head = Head").unwrap());
+        let error = BoneMap::read("{\n  \"a\": 3\n}").unwrap_err();
+        assert!(matches!(error, BoneMapError::Json { line: 2, .. }), "{error}");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use bevy::reflect::TypePath;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::anim::retarget::BoneMapError;
 use crate::anim::{Clip, Rig};
 use crate::format::ant::sidecar_name;
 use crate::format::{
@@ -125,6 +126,9 @@ pub enum Io3dLoadError {
     /// A texture is not one the game ships.
     #[error(transparent)]
     Texture(#[from] DdsError),
+    /// A bone map file does not read.
+    #[error(transparent)]
+    BoneMap(#[from] BoneMapError),
     /// The skeleton whose paths name a Bevy clip's bones
     /// ([`BevyTargets::Paths`]) could not be read.
     #[error("cannot name the Bevy clip's bones by the skeleton {path}: {why}")]

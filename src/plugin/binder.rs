@@ -14,7 +14,7 @@ use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
 use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone};
 use super::player::AniPlayer;
-use super::retarget::{AniRetarget, RetargetedClips};
+use super::retarget::{AniBoneMap, AniRetarget, RetargetedClips, Retargeting};
 use super::rig::{BoneRest, RigBones, SklRig, modified};
 
 /// A change that can alter what a player's tracks bind to.
@@ -79,6 +79,18 @@ impl Hierarchy<'_, '_> {
     }
 }
 
+/// The files bindings are made from, and the messages that say which
+/// changed.
+#[derive(SystemParam)]
+pub struct BindingFiles<'w, 's> {
+    clip_events: MessageReader<'w, 's, AssetEvent<AniClip>>,
+    skeleton_events: MessageReader<'w, 's, AssetEvent<SklSkeleton>>,
+    map_events: MessageReader<'w, 's, AssetEvent<AniBoneMap>>,
+    clips: Res<'w, Assets<AniClip>>,
+    skeletons: Res<'w, Assets<SklSkeleton>>,
+    maps: Res<'w, Assets<AniBoneMap>>,
+}
+
 /// Finds each player's bones when it first can and whenever the hierarchy
 /// below it changes, and binds each clip it plays when the clip arrives or
 /// its file is reloaded. A player on an [`SklRig`] waits for the rig's
@@ -86,17 +98,15 @@ impl Hierarchy<'_, '_> {
 /// bound with every track unbound.
 pub fn bind_players(
     mut commands: Commands,
-    (mut clip_events, mut skeleton_events): (
-        MessageReader<AssetEvent<AniClip>>,
-        MessageReader<AssetEvent<SklSkeleton>>,
-    ),
+    mut files: BindingFiles,
     hierarchy: Hierarchy,
-    (clips, skeletons): (Res<Assets<AniClip>>, Res<Assets<SklSkeleton>>),
     mut retargeted: ResMut<RetargetedClips>,
     mut players: Query<PlayerToBind, Bindable>,
 ) {
-    let reloaded = modified(&mut clip_events);
-    let reloaded_skeletons = modified(&mut skeleton_events);
+    let reloaded = modified(&mut files.clip_events);
+    let reloaded_skeletons = modified(&mut files.skeleton_events);
+    let reloaded_maps = modified(&mut files.map_events);
+    let BindingFiles { clips, skeletons, maps, .. } = files;
     retargeted.forget(&reloaded, &reloaded_skeletons);
     // Players at or above a changed entity see a changed hierarchy.
     let mut regrown: Vec<Entity> = Vec::new();
@@ -109,18 +119,18 @@ pub fn bind_players(
             binding.set_bones(hierarchy.bones(&mut commands, entity));
         }
         binding.follow_axes(axes);
-        // A retargeting player waits for its source skeleton.
-        let source = retarget.map(|r| skeletons.get(&r.source));
-        if source.is_some_and(|s| s.is_none()) {
+        // A retargeting player waits for its source skeleton and map file.
+        let with = retarget.map(|settings| Retargeting::of(settings, &skeletons, &maps));
+        if with.is_some_and(|w| w.is_none()) {
             continue;
         }
-        let retarget = retarget.zip(source.flatten());
         match retarget {
-            // Clips made from a source skeleton that reloaded are made again.
-            Some((settings, _)) if reloaded_skeletons.contains(&settings.source.id()) => binding.clips.clear(),
+            // Clips made from a skeleton or map that reloaded are made again.
+            Some(settings) if Retargeting::uses(settings, &reloaded_skeletons, &reloaded_maps) => binding.clips.clear(),
             Some(_) => {}
             None => binding.follow_root(&player.root_bone),
         }
+        let with = with.flatten();
         let main = player.main_clip_id();
         let in_use = || player.instances().map(|i| i.clip).chain(main);
         // The common frame: every clip playing is bound already.
@@ -135,7 +145,7 @@ pub fn bind_players(
                 continue;
             }
             if let Some(clip) = clips.get(id) {
-                let made = retarget.map(|(settings, source)| retargeted.get(id, clip, settings, source, &binding));
+                let made = with.map(|with| retargeted.get(id, clip, with, &binding));
                 if let Some(travel) = made.as_ref().and_then(|m| m.travel_bone.as_deref()) {
                     binding.follow_root(travel);
                 }

@@ -84,7 +84,7 @@ pub use binding::{AniBinding, ClipBinding, FileBoneName, Io3dBone};
 pub use export::{AniClipEvent, BevyTargets, ClipSpace, TargetIds, bone_target, to_bevy_clip};
 pub use game_files::{GameFileReader, GameFilesPlugin};
 pub use player::{AniClipEnded, AniEventFired, AniPlayer, ModelPoses, PoseOutput, RootMotion};
-pub use retarget::{AniRetarget, RetargetedClips};
+pub use retarget::{AniBoneMap, AniRetarget, BoneMapLoader, RetargetMap, RetargetedClips};
 pub use rig::{BoneRest, RigBones, SklRig};
 
 /// Registers the `.ani` and `.skl` assets and the player's systems.
@@ -134,6 +134,8 @@ impl Plugin for Io3dPlugin {
             .register_type::<PoseOutput>()
             .register_type::<ModelPoses>()
             .init_asset_loader::<SklLoader>()
+            .init_asset::<AniBoneMap>()
+            .init_asset_loader::<BoneMapLoader>()
             .add_observer(rig::link_bevy_player)
             .configure_sets(
                 PostUpdate,

@@ -14,14 +14,15 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use bevy::asset::{AssetId, Handle};
+use bevy::asset::io::Reader;
+use bevy::asset::{Asset, AssetId, AssetLoader, Assets, Handle, LoadContext};
 use bevy::ecs::prelude::*;
-use bevy::reflect::Reflect;
+use bevy::reflect::{Reflect, TypePath};
 
 use crate::anim::retarget::{RetargetSource, Retargeter, suggest_map};
 use crate::anim::{BoneMap, BoneNames, BonePose, Clip, RestPoses, Rig, retarget};
 
-use super::assets::{AniClip, SklSkeleton};
+use super::assets::{AniClip, Io3dLoadError, SklSkeleton, read_all};
 use super::binding::AniBinding;
 
 /// Put on a player to play its clips retargeted onto its bones.
@@ -31,22 +32,71 @@ pub struct AniRetarget {
     /// The skeleton the clips were made on (the game's `biped.skl`): its
     /// rest pose is what the clips' motion is measured from.
     pub source: Handle<SklSkeleton>,
-    /// Source bone name to the player's bone name, as `io3d retarget --map`
-    /// reads it ([`BoneMap::parse`]); `None`: suggested from the names
-    /// ([`suggest_map`]: Biped, Mixamo, `.L`/`.R`, `_l`/`_r`, `left_`/`right_`).
+    /// Which source bone drives which of the player's bones.
     #[reflect(ignore)]
-    pub map: Option<BoneMap>,
+    pub map: RetargetMap,
+}
+
+/// Where a retargeting player's bone map comes from.
+#[derive(Debug, Clone, Default)]
+pub enum RetargetMap {
+    /// Suggested from the names ([`suggest_map`]: Biped, Mixamo, `.L`/`.R`,
+    /// `_l`/`_r`, `left_`/`right_`).
+    #[default]
+    Suggested,
+    /// Given in code: source bone name to the player's bone name.
+    Given(BoneMap),
+    /// A map file loaded as an asset ([`AniBoneMap`]); the player waits
+    /// for it, and editing it remakes the player's clips.
+    File(Handle<AniBoneMap>),
 }
 
 impl AniRetarget {
     /// Clips made on `source`, with a bone map suggested from the names.
     pub fn new(source: Handle<SklSkeleton>) -> Self {
-        Self { source, map: None }
+        Self { source, map: RetargetMap::Suggested }
     }
 
     /// The same with the bone map given.
     pub fn with_map(self, map: BoneMap) -> Self {
-        Self { map: Some(map), ..self }
+        Self { map: RetargetMap::Given(map), ..self }
+    }
+
+    /// The same with the bone map of a file (`*.bonemap`).
+    pub fn with_map_file(self, map: Handle<AniBoneMap>) -> Self {
+        Self { map: RetargetMap::File(map), ..self }
+    }
+}
+
+/// A bone map file: `source = target` lines or a JSON object, as
+/// `io3d retarget --map` reads it ([`BoneMap::read`]), loaded from files
+/// named `*.bonemap` or `*.bonemap.txt`.
+#[derive(Asset, TypePath, Debug, Clone, PartialEq)]
+pub struct AniBoneMap(pub BoneMap);
+
+/// Loads [`AniBoneMap`]s.
+#[derive(Debug, Default, TypePath)]
+pub struct BoneMapLoader;
+
+impl AssetLoader for BoneMapLoader {
+    type Asset = AniBoneMap;
+    type Settings = ();
+    type Error = Io3dLoadError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _: &(),
+        _: &mut LoadContext<'_>,
+    ) -> Result<AniBoneMap, Io3dLoadError> {
+        let bytes = read_all(reader).await?;
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8 text: {e}")))?;
+        Ok(AniBoneMap(BoneMap::read(text)?))
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["bonemap", "bonemap.txt"]
     }
 }
 
@@ -61,6 +111,45 @@ pub struct RetargetedClip {
     pub travel_bone: Option<String>,
 }
 
+/// What a player's clips are retargeted with, once all of it has loaded.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Retargeting<'a> {
+    /// The source skeleton's asset.
+    pub source_id: AssetId<SklSkeleton>,
+    /// The source skeleton.
+    pub source: &'a SklSkeleton,
+    /// The map given or loaded; `None` for a suggested one.
+    pub map: Option<&'a BoneMap>,
+}
+
+impl<'a> Retargeting<'a> {
+    /// `settings` with its skeleton and map file, `None` while either is
+    /// still loading.
+    pub(super) fn of(
+        settings: &'a AniRetarget,
+        skeletons: &'a Assets<SklSkeleton>,
+        maps: &'a Assets<AniBoneMap>,
+    ) -> Option<Self> {
+        let map = match &settings.map {
+            RetargetMap::Suggested => None,
+            RetargetMap::Given(map) => Some(map),
+            RetargetMap::File(file) => Some(&maps.get(file)?.0),
+        };
+        let source = skeletons.get(&settings.source)?;
+        Some(Self { source_id: settings.source.id(), source, map })
+    }
+
+    /// Whether this retargeting is made from a file in `changed`.
+    pub(super) fn uses(
+        settings: &AniRetarget,
+        skeletons: &[AssetId<SklSkeleton>],
+        maps: &[AssetId<AniBoneMap>],
+    ) -> bool {
+        let map_changed = matches!(&settings.map, RetargetMap::File(file) if maps.contains(&file.id()));
+        map_changed || skeletons.contains(&settings.source.id())
+    }
+}
+
 /// Every retargeted clip made so far, by clip, source skeleton and rig
 /// shape.
 #[derive(Resource, Debug, Default)]
@@ -72,17 +161,18 @@ impl RetargetedClips {
         &mut self,
         id: AssetId<AniClip>,
         clip: &AniClip,
-        settings: &AniRetarget,
-        source: &SklSkeleton,
+        with: Retargeting,
         binding: &AniBinding,
     ) -> RetargetedClip {
+        let Retargeting { source_id, source, map } = with;
         let target = target_rig(binding);
-        let map = settings.map.clone().unwrap_or_else(|| suggested(&source.rig, &target));
-        let key = (id, settings.source.id(), shape(&target, &map));
+        let map = map.cloned().unwrap_or_else(|| suggested(&source.rig, &target));
+        let key = (id, source_id, shape(&target, &map));
         self.0.entry(key).or_insert_with(|| make(clip, &map, &source.rig, &target)).clone()
     }
 
-    /// Forgets what was made from a clip or a skeleton whose file changed.
+    /// Forgets what was made from a clip or a skeleton whose file changed
+    /// (a changed map file makes another key).
     pub(super) fn forget(&mut self, clips: &[AssetId<AniClip>], skeletons: &[AssetId<SklSkeleton>]) {
         self.0.retain(|(clip, source, _), _| !clips.contains(clip) && !skeletons.contains(source));
     }

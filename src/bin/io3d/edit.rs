@@ -2,7 +2,6 @@
 //! edits from the command line. Outputs are written atomically; keys an
 //! edit does not change keep their stored words.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -54,12 +53,7 @@ pub fn mirror(input: &Path, skeleton: Option<&Path>, output: &Path) -> Result<Ex
 /// Reads a bone map: `source = target` lines, or a JSON object.
 pub fn bone_map(path: &Path) -> Result<BoneMap> {
     let text = String::from_utf8(load::bytes(path)?).with_context(|| format!("{}: not UTF-8 text", path.display()))?;
-    if text.trim_start().starts_with('{') {
-        let pairs: BTreeMap<String, String> = serde_json::from_str(&text)
-            .with_context(|| format!("{}: not a JSON object of bone names", path.display()))?;
-        return Ok(BoneMap(pairs.into_iter().collect()));
-    }
-    BoneMap::parse(&text).with_context(|| path.display().to_string())
+    BoneMap::read(&text).with_context(|| path.display().to_string())
 }
 
 fn bone_names(skeleton: &Skeleton) -> Vec<String> {
