@@ -15,14 +15,17 @@ use bevy::animation::{AnimationClip, AnimationPlayer};
 use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_io3d::anim::{Action, Loop, Rig, biped};
+use bevy_io3d::anim::{Action, Loop, RestPoses, Rig, biped, retarget, suggest_map};
 use bevy_io3d::format::{Animation, Skeleton};
 use bevy_io3d::plugin::{
-    AniClip, AniPlayer, Axes, ClipSpace, Io3dPlugin, PoseOutput, RigBones, SklRig, SklSkeleton, to_bevy_clip,
+    AniBinding, AniClip, AniPlayer, AniRetarget, Axes, ClipSpace, Io3dPlugin, PoseOutput, RigBones, SklRig,
+    SklSkeleton, to_bevy_clip,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
 mod common;
+#[path = "../tests/mixamo/mod.rs"]
+mod mixamo;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Player {
@@ -169,5 +172,75 @@ fn crossfade(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, one_clip, crossfade);
+/// How a Mixamo-shaped crowd plays the Biped's walk.
+#[derive(Clone, Copy, PartialEq)]
+enum Mixamo {
+    /// No player: the hierarchy's own cost.
+    Still,
+    /// A clip made for the rig beforehand (`io3d retarget`), played as is.
+    OwnClip,
+    /// The Biped's clip with `AniRetarget`: retargeted once at bind time,
+    /// the one clip shared by every character.
+    Retargeted,
+}
+
+/// An app with `count` Mixamo-shaped characters (21 bones under an
+/// armature scaled 0.01) playing the walk as `how` says, each at its own
+/// time.
+fn mixamo_app(count: usize, how: Mixamo) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(16_667)));
+    let skeleton = Skeleton::from_bytes(&asset("biped.skl")).expect("a skeleton");
+    let biped = Rig::new(&skeleton).expect("a tree");
+    let walk = Animation::from_bytes(&asset("biped_walk_4002.ani")).expect("an animation");
+    let target = mixamo::rig(&biped, 0.7);
+    let names = |rig: &Rig| rig.names.iter().map(|n| String::from_utf8_lossy(n).into_owned()).collect::<Vec<_>>();
+    let map = suggest_map(&names(&biped), &names(&target));
+    let own = retarget(&walk, &map, &biped, &target, RestPoses::Align).animation;
+    let world = app.world_mut();
+    let source = world.resource_mut::<Assets<SklSkeleton>>().add(SklSkeleton { skeleton, rig: biped.clone() });
+    let clip =
+        world.resource_mut::<Assets<AniClip>>().add(AniClip::new(if how == Mixamo::OwnClip { own } else { walk }));
+    for i in 0..count {
+        let root = world.spawn_empty().id();
+        mixamo::spawn_bones(world, root, &biped, 0.7);
+        let mut player = AniPlayer::new(clip.clone());
+        player.seek((i * 37 % 1000) as f32);
+        match how {
+            Mixamo::Still => {}
+            Mixamo::OwnClip => {
+                world.entity_mut(root).insert(player);
+            }
+            Mixamo::Retargeted => {
+                world.entity_mut(root).insert((player, AniRetarget::new(source.clone())));
+            }
+        }
+    }
+    app.update();
+    app.update();
+    let mut bindings = app.world_mut().query::<&AniBinding>();
+    let bound = bindings.iter(app.world()).filter(|b| b.is_bound() && b.unbound_tracks.is_empty()).count();
+    assert_eq!(bound, if how == Mixamo::Still { 0 } else { count }, "every character plays every track");
+    app
+}
+
+/// 1,000 Mixamo-shaped characters sharing one retargeted walk, against
+/// the same crowd playing a clip made for its rig, and against no player.
+fn retargeted(c: &mut Criterion) {
+    let mut group = c.benchmark_group("Mixamo crowd, walk");
+    group.sample_size(10);
+    let cases = [
+        ("no player (baseline)", Mixamo::Still),
+        ("own-rig clip", Mixamo::OwnClip),
+        ("retargeted, one clip shared", Mixamo::Retargeted),
+    ];
+    for (name, how) in cases {
+        let mut app = mixamo_app(1000, how);
+        group.bench_with_input(BenchmarkId::new(name, 1000), &1000, |b, _| b.iter(|| app.update()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, one_clip, crossfade, retargeted);
 criterion_main!(benches);

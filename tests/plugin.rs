@@ -19,6 +19,7 @@ use bevy_io3d::plugin::{
 };
 
 mod common;
+mod mixamo;
 
 const STEP_MS: u64 = 10;
 
@@ -1405,76 +1406,22 @@ fn a_gltf_export_plays_in_bevys_gltf_loader_as_in_our_player() {
     }
 }
 
-/// The Biped's names in Mixamo's spelling, and Mixamo's parents (the thighs
-/// under the hips, no `Bip01`).
-const MIXAMO: [(&str, &str, Option<&str>); 21] = [
-    ("Bip01 Pelvis", "mixamorig:Hips", None),
-    ("Bip01 Spine", "mixamorig:Spine", Some("mixamorig:Hips")),
-    ("Bip01 Spine1", "mixamorig:Spine1", Some("mixamorig:Spine")),
-    ("Bip01 Neck", "mixamorig:Neck", Some("mixamorig:Spine1")),
-    ("Bip01 Head", "mixamorig:Head", Some("mixamorig:Neck")),
-    ("Bip01 L Thigh", "mixamorig:LeftUpLeg", Some("mixamorig:Hips")),
-    ("Bip01 L Calf", "mixamorig:LeftLeg", Some("mixamorig:LeftUpLeg")),
-    ("Bip01 L Foot", "mixamorig:LeftFoot", Some("mixamorig:LeftLeg")),
-    ("Bip01 L Toe0", "mixamorig:LeftToeBase", Some("mixamorig:LeftFoot")),
-    ("Bip01 R Thigh", "mixamorig:RightUpLeg", Some("mixamorig:Hips")),
-    ("Bip01 R Calf", "mixamorig:RightLeg", Some("mixamorig:RightUpLeg")),
-    ("Bip01 R Foot", "mixamorig:RightFoot", Some("mixamorig:RightLeg")),
-    ("Bip01 R Toe0", "mixamorig:RightToeBase", Some("mixamorig:RightFoot")),
-    ("Bip01 L Clavicle", "mixamorig:LeftShoulder", Some("mixamorig:Neck")),
-    ("Bip01 L UpperArm", "mixamorig:LeftArm", Some("mixamorig:LeftShoulder")),
-    ("Bip01 L Forearm", "mixamorig:LeftForeArm", Some("mixamorig:LeftArm")),
-    ("Bip01 L Hand", "mixamorig:LeftHand", Some("mixamorig:LeftForeArm")),
-    ("Bip01 R Clavicle", "mixamorig:RightShoulder", Some("mixamorig:Neck")),
-    ("Bip01 R UpperArm", "mixamorig:RightArm", Some("mixamorig:RightShoulder")),
-    ("Bip01 R Forearm", "mixamorig:RightForeArm", Some("mixamorig:RightArm")),
-    ("Bip01 R Hand", "mixamorig:RightHand", Some("mixamorig:RightForeArm")),
-];
-
-/// A Mixamo-named rig of the Biped's joints under an `Armature` node
-/// scaled 0.01 (as a Mixamo character comes into Blender and out as glTF),
-/// with its upper arms turned from the Biped's rest by `arm_turn` (0 for
-/// the same rest, more for a T-pose-like one). Returns the player and the
-/// bones by Mixamo name.
+/// A player of the walk retargeted from the bundled Biped onto a
+/// Mixamo-named rig ([`mixamo::spawn_bones`]) with its upper arms turned
+/// by `arm_turn`. Returns the player and the bones by Mixamo name.
 fn mixamo_rig(app: &mut App, arm_turn: f32) -> (Entity, std::collections::HashMap<&'static str, Entity>) {
-    use bevy_io3d::anim::BonePose;
     let biped = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
-    let world = biped.unit_to_world(&biped.rest);
-    let at = |name: &str| world[biped.bone(name.as_bytes()).unwrap()];
     let server = app.world().resource::<AssetServer>().clone();
     let player = AniPlayer::new(server.load("biped_walk_4002.ani"));
     let retarget = bevy_io3d::plugin::AniRetarget::new(server.load("biped.skl"));
     let root = app.world_mut().spawn((player, retarget)).id();
-    let armature =
-        app.world_mut().spawn((Name::new("Armature"), Transform::from_scale(Vec3::splat(0.01)), ChildOf(root))).id();
-    let mut bones = std::collections::HashMap::new();
-    for (biped_name, name, parent) in MIXAMO {
-        let own = at(biped_name);
-        let local = match parent {
-            None => own,
-            Some(parent) => {
-                let biped_parent = MIXAMO.iter().find(|(_, n, _)| *n == parent).unwrap().0;
-                let up = at(biped_parent);
-                let inverse = up.rotation.inverse();
-                BonePose { position: inverse * (own.position - up.position), rotation: inverse * own.rotation }
-            }
-        };
-        let turn = if name.ends_with("Arm") && !name.ends_with("ForeArm") {
-            Quat::from_rotation_z(arm_turn)
-        } else {
-            Quat::IDENTITY
-        };
-        let local = BonePose { rotation: local.rotation * turn, ..local };
-        let parent = parent.map_or(armature, |p| bones[p]);
-        let transform = Axes::EngineToBevy.transform(&local);
-        bones.insert(name, app.world_mut().spawn((Name::new(name), transform, ChildOf(parent))).id());
-    }
-    (root, bones)
+    (root, mixamo::spawn_bones(app.world_mut(), root, &biped, arm_turn))
 }
 
 #[test]
 fn a_mixamo_rig_plays_the_walk_retargeted_with_limbs_where_the_bipeds_point() {
     use bevy_io3d::anim::axes::mirror_position;
+    use bevy_io3d::anim::{RestPoses, retarget, suggest_map};
     let dir = asset_dir();
     let walk = Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap();
     let biped = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
@@ -1487,6 +1434,10 @@ fn a_mixamo_rig_plays_the_walk_retargeted_with_limbs_where_the_bipeds_point() {
     for arm_turn in [0.0, 0.7] {
         let mut app = app(dir.path());
         let (root, bones) = mixamo_rig(&mut app, arm_turn);
+        let target = mixamo::rig(&biped, arm_turn);
+        let names = |rig: &Rig| rig.names.iter().map(|n| String::from_utf8_lossy(n).into_owned()).collect::<Vec<_>>();
+        let map = suggest_map(&names(&biped), &names(&target));
+        let offline_clip = Clip::new(&retarget(&walk, &map, &biped, &target, RestPoses::Align).animation);
         run_until(&mut app, "the retargeted binding", |app| {
             app.world().get::<AniBinding>(root).is_some_and(|b| b.is_bound() && b.unbound_tracks.is_empty())
         });
@@ -1500,6 +1451,17 @@ fn a_mixamo_rig_plays_the_walk_retargeted_with_limbs_where_the_bipeds_point() {
                 let (want, got) = (joint(b) - joint(a), position(&app, tb) - position(&app, ta));
                 let angle = want.angle_between(got).to_degrees();
                 assert!(angle < 5.0, "{ta} at {ms} ms (arms turned {arm_turn}): {angle} degrees off");
+            }
+            // Each limb turns from its parent as the offline retarget
+            // (`io3d retarget`) turns it on the same rig (measured within
+            // 0.04 degrees; rotations compared at unit length, since the
+            // player writes the client's short ones).
+            let offline = target.local_pose(&offline_clip, ms);
+            for (_, _, bone, _) in limbs {
+                let local = app.world().get::<Transform>(bones[bone]).unwrap().rotation;
+                let want = Axes::EngineToBevy.rotation(offline[target.bone(bone.as_bytes()).unwrap()].rotation);
+                let degrees = local.normalize().angle_between(want.normalize()).to_degrees();
+                assert!(degrees < 0.1, "{bone} at {ms} ms: {degrees} degrees from the offline retarget");
             }
             hips.push((position(&app, "mixamorig:Hips"), joint("Bip01 Pelvis")));
         }
@@ -1519,7 +1481,8 @@ fn a_bone_map_file_drives_the_retarget_and_reloads() {
     let dir = asset_dir();
     let mut app = app(dir.path());
     let map = |arms: bool| -> String {
-        let wanted = MIXAMO.iter().filter(|(_, name, _)| arms || !name.contains("Arm") && !name.contains("Shoulder"));
+        let wanted =
+            mixamo::MIXAMO.iter().filter(|(_, name, _)| arms || !name.contains("Arm") && !name.contains("Shoulder"));
         wanted.map(|(biped, mixamo, _)| format!("{biped} = {mixamo}\n")).collect()
     };
     std::fs::write(dir.path().join("mixamo.bonemap"), map(false)).unwrap();
@@ -1738,6 +1701,7 @@ fn characters_blender_built_play_the_walk_and_attack_retargeted() {
                     clip: common::asset(clip),
                     skeleton: common::asset("biped.skl"),
                     at_ms: Some(600.0),
+                    screenshot: None,
                 };
                 let json: serde_json::Value = serde_json::from_str(&any_rig::headless_pose(&request, 600.0)).unwrap();
                 let bones = json["bones"].as_array().unwrap();

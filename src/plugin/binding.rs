@@ -189,6 +189,12 @@ impl AniBinding {
             .collect()
     }
 
+    /// Each bone found below the player with the bone above it: (parent,
+    /// child) entities, parents first, to draw the skeleton by.
+    pub fn bone_links(&self) -> impl Iterator<Item = (Entity, Entity)> + '_ {
+        self.bones.iter().filter_map(|bone| Some((self.bones[bone.parent?].entity, bone.entity)))
+    }
+
     /// Whether the player writes bone `index`.
     pub(super) fn owns(&self, index: usize) -> bool {
         self.owned.get(index).copied().unwrap_or(false)
