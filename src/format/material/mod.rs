@@ -11,8 +11,11 @@
 //! reject the script, a block still open at the end, is a [`MaterialError`].
 //!
 //! Scripts are written back byte for byte as read ([`MaterialScript::to_bytes`]):
-//! the text is its own lossless form, so nothing here builds text from
-//! values.
+//! the text is its own lossless form. The one text built from values is
+//! the game's own scripts as [`template`]s, read back like any other.
+//!
+//! What the client changes once it has read a script, and which materials
+//! are skin, is in [`Material::as_loaded`] and [`Material::is_skin`].
 
 use std::borrow::Cow;
 use std::fmt;
@@ -20,10 +23,13 @@ use std::fmt;
 use thiserror::Error;
 
 mod keys;
+mod modifier;
 mod parse;
+pub mod template;
 #[cfg(test)]
 mod tests;
 
+pub use modifier::LightQuality;
 use parse::Parser;
 
 /// The longest line the client reads in one go, in bytes. It reads a longer
