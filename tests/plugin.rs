@@ -1168,6 +1168,54 @@ fn meshes_are_left_off_a_rig_in_the_files_axes() {
     assert!(app.world().get::<SpawnedParts>(rig).unwrap().parts().is_empty());
 }
 
+/// Which parts are skin comes from their scripts, as the client finds
+/// it: with the toon look, a body whose script is the game's skin template
+/// shows the rig's skin colour, the sword's plain toon script does not,
+/// and a new colour on the live rig recolours the body.
+#[cfg(feature = "characters")]
+#[test]
+fn skin_scripts_show_the_rigs_skin_colour_and_others_do_not() {
+    use bevy::pbr::MeshMaterial3d;
+    use bevy_io3d::format::material::template::{self, OutlinePass, Template, TemplateKind};
+    use bevy_io3d::plugin::Io3dSystems;
+    use bevy_io3d::plugin::character::toon::{ToonMaterial, apply_toon};
+    use bevy_io3d::plugin::character::{Io3dCharacter, MeshPart, ToonShaded};
+
+    let dir = asset_dir();
+    let skin = Template { outline: Some(OutlinePass::default()), ..Template::new(TemplateKind::ToonSkin, "biped.dds") };
+    let script = template::script([("Body", &skin)]).unwrap();
+    std::fs::write(dir.path().join("resource/material/biped_body.txt"), script.to_bytes()).unwrap();
+    // The toon look without a renderer: its materials as assets, its system
+    // where the plugin puts it when Bevy's renderer is there.
+    let mut app = unfinished_character_app(dir.path());
+    app.init_asset::<ToonMaterial>();
+    app.add_systems(PostUpdate, apply_toon.after(Io3dSystems::Spawn).before(Io3dSystems::Bind));
+    app.finish();
+    let server = app.world().resource::<AssetServer>().clone();
+    let shaded = ToonShaded { skin: Some([242, 209, 140]), ..default() };
+    let rig =
+        app.world_mut().spawn((Io3dCharacter::new(server.load("resource/model/animodel/biped.txt")), shaded)).id();
+    let skins = |app: &mut App| -> Vec<(String, bool, Vec4)> {
+        let mut parts = app.world_mut().query::<(&MeshPart, &MeshMaterial3d<ToonMaterial>)>();
+        let toon = app.world().resource::<Assets<ToonMaterial>>();
+        let mut found: Vec<_> = parts
+            .iter(app.world())
+            .filter_map(|(part, material)| {
+                Some((part.name.clone(), part.skin, toon.get(&material.0)?.extension.light.skin))
+            })
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found
+    };
+    let colour = |[r, g, b]: [u8; 3]| Vec4::new(f32::from(r) / 255.0, f32::from(g) / 255.0, f32::from(b) / 255.0, 1.0);
+    run_until(&mut app, "the toon-shaded parts", |app| skins(app).len() == 2);
+    let expected =
+        |body| vec![("biped_body".to_owned(), true, colour(body)), ("biped_sword".to_owned(), false, Vec4::ZERO)];
+    assert_eq!(skins(&mut app), expected([242, 209, 140]));
+    app.world_mut().get_mut::<ToonShaded>(rig).unwrap().skin = Some([120, 80, 60]);
+    run_until(&mut app, "the new skin colour", |app| skins(app) == expected([120, 80, 60]));
+}
+
 /// The bundled character through the asset server: its meshes skinned by
 /// Bevy (joint matrices times inverse binds, weighted) land where the
 /// library's client skinning puts them, within the client's own gap.

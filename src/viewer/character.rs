@@ -74,7 +74,11 @@ pub fn apply_look(
     let game = view.look == Look::Game;
     for (rig, shaded) in &rigs {
         match (game, shaded) {
-            (true, false) => drop(commands.entity(rig).insert(ToonShaded::default())),
+            (true, false) => {
+                // The viewer shows no race: skin parts take a sample colour.
+                let shaded = ToonShaded { skin: Some(ToonShaded::SAMPLE_SKIN), ..ToonShaded::default() };
+                commands.entity(rig).insert(shaded);
+            }
             (false, true) => drop(commands.entity(rig).remove::<ToonShaded>()),
             _ => {}
         }

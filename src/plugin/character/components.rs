@@ -70,6 +70,12 @@ pub struct MeshPart {
     pub name: String,
     /// The submesh record it draws.
     pub submesh: usize,
+    /// Its material is skin by the client's rule
+    /// ([`Material::is_skin`](crate::format::Material::is_skin)): a toon
+    /// look shows the character's skin colour
+    /// ([`ToonShaded::skin`](super::ToonShaded::skin)) where its texture's
+    /// alpha is low.
+    pub skin: bool,
 }
 
 /// The model a character was dressed from.

@@ -68,7 +68,7 @@ mod tests {
         let (a, b) = (InstanceId(1), InstanceId(2));
         hidden.apply(EventKind::HideMesh, "Cape.msh restore", a);
         hidden.apply(EventKind::HideMesh, "helmet", b);
-        let part = |name: &str| MeshPart { mesh: Default::default(), name: name.into(), submesh: 0 };
+        let part = |name: &str| MeshPart { mesh: Default::default(), name: name.into(), submesh: 0, skin: false };
         assert!(hidden.hides(&part("cape"), None) && hidden.hides(&part("HELMET"), None));
         hidden.restore_ended(|id| id == b);
         assert!(!hidden.hides(&part("cape"), None), "the clip that hid it with restore ended");

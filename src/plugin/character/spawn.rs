@@ -165,7 +165,7 @@ fn spawn_parts(
         .filter_map(|(submesh, ((part, standard), block))| Some((submesh, part.as_ref()?, standard, block)))
         .map(|(submesh, part, standard, block)| {
             // No `Name`: players bind named descendants as bones.
-            let tag = MeshPart { mesh: id, name: mesh.name.clone(), submesh };
+            let tag = MeshPart { mesh: id, name: mesh.name.clone(), submesh, skin: block.is_skin() };
             // Visibility of its own, for the mesh events (`events`).
             let drawn = (Mesh3d(part.clone()), MeshMaterial3d(standard.clone()), Visibility::default());
             let entity = commands.spawn((tag, drawn, ChildOf(rig))).id();

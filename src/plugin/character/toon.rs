@@ -12,7 +12,9 @@
 //! levels and the turn where one gives way to the other, a reading
 //! (`docs/material.md`). The skin colour the client puts where a skin
 //! texture's alpha is low comes from the game's race tables: a game gives
-//! it with [`ToonShading::with_skin`] for its skin materials.
+//! it in [`ToonShaded::skin`], and the parts whose scripts are skin
+//! ([`MeshPart::skin`], by [`Material::is_skin`](crate::format::Material::is_skin))
+//! show it.
 
 use std::collections::HashMap;
 
@@ -25,7 +27,6 @@ use bevy::render::render_resource::{AsBindGroup, ShaderType};
 use bevy::shader::ShaderRef;
 
 use super::components::{MeshPart, SpawnedParts};
-use crate::resource::name_key;
 
 /// A part's material, toon-shaded.
 pub type ToonMaterial = ExtendedMaterial<StandardMaterial, ToonShading>;
@@ -103,20 +104,23 @@ impl MaterialExtension for ToonShading {
 pub struct ToonShaded {
     /// The light and the ramp.
     pub shading: ToonShading,
-    /// The skin colour (sRGB bytes, from the game's race tables) and the
-    /// meshes that are skin, by name as mesh events name them (without
-    /// case or `.msh`): they show the colour where their texture's alpha
-    /// is low.
-    pub skin: Option<([u8; 3], Vec<String>)>,
+    /// The character's skin colour (sRGB bytes, from the game's race
+    /// tables), shown where the texture's alpha is low on the parts whose
+    /// material is skin ([`MeshPart::skin`]); `None` shows their texture
+    /// as it is. Change it on a live rig to recolour it.
+    pub skin: Option<[u8; 3]>,
 }
 
 impl ToonShaded {
-    /// The shading of the mesh named `mesh`.
-    fn of(&self, mesh: &str) -> ToonShading {
-        match &self.skin {
-            Some((color, skin)) if skin.iter().any(|s| name_key(s, ".msh") == name_key(mesh, ".msh")) => {
-                self.shading.clone().with_skin(*color)
-            }
+    /// A skin colour of the game's race tables, for tools that show
+    /// characters of no race (the viewer).
+    pub const SAMPLE_SKIN: [u8; 3] = [242, 209, 140];
+
+    /// The shading of a part: with the skin colour where its material is
+    /// skin.
+    pub fn of(&self, part: &MeshPart) -> ToonShading {
+        match self.skin {
+            Some(color) if part.skin => self.shading.clone().with_skin(color),
             _ => self.shading.clone(),
         }
     }
@@ -169,17 +173,20 @@ pub fn apply_toon(
     for (spawned, shaded) in changed.into_iter().filter_map(|rig| rigs.get(rig).ok()) {
         for &part in spawned.parts() {
             let Ok((tag, plain, swapped)) = parts.get(part) else { continue };
-            match (shaded, plain, swapped) {
-                (Some(shaded), Some(plain), None) => {
-                    let Some(surface) = standard.get(&plain.0) else { continue };
-                    let handle = cache.material(&mut toon, &plain.0, surface, &shaded.of(&tag.name));
-                    let back = ToonOf(plain.0.clone());
+            // A part already toon-shaded is shaded again from the material
+            // it had: the rig's light or skin colour may have changed.
+            let plain = swapped.map(|ToonOf(plain)| plain).or(plain.map(|plain| &plain.0));
+            match (shaded, plain) {
+                (Some(shaded), Some(plain)) => {
+                    let Some(surface) = standard.get(plain) else { continue };
+                    let handle = cache.material(&mut toon, plain, surface, &shaded.of(tag));
+                    let back = ToonOf(plain.clone());
                     commands
                         .entity(part)
                         .remove::<MeshMaterial3d<StandardMaterial>>()
                         .insert((MeshMaterial3d(handle), back));
                 }
-                (None, _, Some(ToonOf(plain))) => {
+                (None, Some(plain)) if swapped.is_some() => {
                     let back = MeshMaterial3d(plain.clone());
                     commands.entity(part).remove::<(MeshMaterial3d<ToonMaterial>, ToonOf)>().insert(back);
                 }
@@ -213,12 +220,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn skin_meshes_get_the_skin_colour_and_the_select_screen_its_light() {
-        let skin = Some(([242, 209, 140], vec!["Body".to_owned()]));
-        let shaded = ToonShaded { shading: ToonShading::default(), skin };
+    fn skin_parts_get_the_skin_colour_and_the_select_screen_its_light() {
+        let part = |skin| MeshPart { mesh: Default::default(), name: "body".into(), submesh: 0, skin };
+        let shaded = ToonShaded { shading: ToonShading::default(), skin: Some([242, 209, 140]) };
         let colour = Vec4::new(242.0 / 255.0, 209.0 / 255.0, 140.0 / 255.0, 1.0);
-        assert_eq!(shaded.of("body.MSH").light.skin, colour, "named without case or extension");
-        assert_eq!(shaded.of("sword").light.skin, Vec4::ZERO, "other meshes show no skin");
+        assert_eq!(shaded.of(&part(true)).light.skin, colour);
+        assert_eq!(shaded.of(&part(false)).light.skin, Vec4::ZERO, "parts that are not skin show none");
+        assert_eq!(ToonShaded::default().of(&part(true)).light.skin, Vec4::ZERO, "no colour given");
         let select = ToonShading::character_select().light;
         assert_eq!((select.ambient.x, select.diffuse.z), (196.0 / 255.0, 111.0 / 255.0));
     }
