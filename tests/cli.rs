@@ -296,6 +296,30 @@ fn meshes_scripts_and_collisions_go_through_every_command() {
     assert_eq!(Mesh::from_bytes(&std::fs::read(&arm_2001).unwrap()).unwrap().version, 2001);
 }
 
+/// The game's script templates pass the lint where a user meets them: in
+/// a character's folder, as the script of its arm, beside the textures
+/// they name.
+#[test]
+fn template_scripts_pass_the_lint_in_a_characters_folder() {
+    use bevy_io3d::format::material::template::{self, Alpha, OutlinePass, Template, TemplateKind};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    common::resource_folder(root);
+    std::fs::write(root.join("Texture/arm_lm.dds"), common::texture()).unwrap();
+    let lightmap = TemplateKind::Lightmap { lightmap: "arm_lm.dds".into() };
+    for kind in [TemplateKind::Toon, TemplateKind::ToonSkin, TemplateKind::Static, lightmap] {
+        for alpha in [Alpha::Opaque, Alpha::Test(0.5), Alpha::Blend] {
+            let outline = Some(OutlinePass::default());
+            let template = Template { alpha, two_sided: true, outline, ..Template::new(kind.clone(), "arm.dds") };
+            let script = template::script([("Arm", &template)]).unwrap();
+            std::fs::write(root.join("Material/arm.txt"), script.to_bytes()).unwrap();
+            let checked = io3d(&[&"check", &root]);
+            let said = format!("{template:?}: {}{}", String::from_utf8_lossy(&checked.stdout), stderr(&checked));
+            assert!(checked.status.success() && stderr(&checked).contains(": 0 errors, 0 warnings"), "{said}");
+        }
+    }
+}
+
 #[test]
 fn a_character_is_checked_with_the_links_between_its_files() {
     let dir = tempfile::tempdir().unwrap();
