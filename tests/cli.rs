@@ -537,3 +537,104 @@ fn gltf_export_and_import_round_trip_from_the_command_line() {
         io3d(&[&"export", &"--skeleton", &skeleton, &asset("biped_walk_4000.ani"), &"-o", &dir.path().join("a.gltf")]);
     assert!(stderr(&bad).contains("must end in .glb"), "{}", stderr(&bad));
 }
+
+/// The bundled static model's collision mesh, as triangles of positions.
+fn stage_collision_triangles() -> Vec<[glam::Vec3; 3]> {
+    let cms = bevy_io3d::format::Collision::from_bytes(&std::fs::read(asset("resource/mesh/stage.cms")).unwrap());
+    let cms = cms.unwrap();
+    cms.indices.chunks_exact(3).map(|t| [0, 1, 2].map(|k| cms.positions[usize::from(t[k])])).collect()
+}
+
+/// The largest distance between the corners of two lists of triangles of
+/// the same length.
+fn triangle_gap(a: &[[glam::Vec3; 3]], b: &[[glam::Vec3; 3]]) -> f32 {
+    assert_eq!(a.len(), b.len(), "triangles");
+    a.iter().flatten().zip(b.iter().flatten()).map(|(p, q)| p.distance(*q)).fold(0.0, f32::max)
+}
+
+#[test]
+fn a_static_model_exports_with_its_collision_and_without_a_skeleton() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("stage.glb");
+    let printed = stdout(&io3d(&[&"export", &asset("resource/model/staticmodel/stage.txt"), &"-o", &glb]));
+    assert!(printed.contains("no skeleton, 1 meshes, 0 animations, 1 collision meshes"), "{printed}");
+    let info = stdout(&io3d(&[&"info", &glb]));
+    assert!(info.contains("glTF 2.0, 2 nodes, 0 skins, 2 meshes, 0 animations"), "{info}");
+    // A config with no skeleton naming what moves with bones: an error
+    // naming the config and what needs one, and no file.
+    let resource = dir.path().join("resource");
+    common::copy_tree(&asset("resource"), &resource);
+    let statue = resource.join("model/staticmodel/statue.txt");
+    let text = "#MODEL_CFG\n#MESH_LIST\nstage\nbiped_body\n#MESH_LIST_END\n#ANIMATION_LIST\nbiped_walk_4002.ani\n#ANIMATION_LIST_END\n#MODEL_END\n";
+    std::fs::write(&statue, text).unwrap();
+    let out = dir.path().join("statue.glb");
+    let failed = io3d(&[&"export", &statue, &"-o", &out]);
+    assert!(!failed.status.success());
+    let said = format!("{}: no skeleton, but skinned meshes (biped_body) and 1 animations need one", statue.display());
+    assert!(stderr(&failed).contains(&said), "{}", stderr(&failed));
+    assert!(!out.exists());
+}
+
+/// Bevy's glTF loader, an independent reader, reads the static export: the
+/// stage's mesh with no joints, and the collision node whose triangles are
+/// the `.cms`'s once the export's metres, mirror and winding are undone.
+#[cfg(feature = "viewer")]
+#[test]
+fn bevys_gltf_loader_reads_a_static_export_with_its_collision() {
+    use bevy::asset::{AssetApp, AssetPlugin, AssetServer, Assets, Handle};
+    use bevy::gltf::{Gltf, GltfMesh, GltfNode, GltfPlugin};
+    use bevy::mesh::{Mesh as BevyMesh, VertexAttributeValues};
+    use bevy::prelude::{App, MinimalPlugins, StandardMaterial, TransformPlugin, default};
+    use bevy::world_serialization::WorldSerializationPlugin;
+
+    let dir = tempfile::tempdir().unwrap();
+    stdout(&io3d(&[&"export", &asset("resource/model/staticmodel/stage.txt"), &"-o", &dir.path().join("stage.glb")]));
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin { file_path: dir.path().display().to_string(), ..default() },
+        TransformPlugin,
+        bevy::mesh::MeshPlugin,
+        bevy::image::ImagePlugin::default(),
+        WorldSerializationPlugin,
+        GltfPlugin::default(),
+        bevy_io3d::plugin::Io3dPlugin::default(),
+    ));
+    app.init_asset::<StandardMaterial>();
+    app.finish();
+    let gltf: Handle<Gltf> = app.world().resource::<AssetServer>().load("stage.glb");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !app.world().resource::<AssetServer>().is_loaded_with_dependencies(&gltf) {
+        assert!(std::time::Instant::now() < deadline, "timed out loading the glTF");
+        app.update();
+    }
+    let world = app.world();
+    let gltf = world.resource::<Assets<Gltf>>().get(&gltf).unwrap();
+    let node = |name: &str| world.resource::<Assets<GltfNode>>().get(&gltf.named_nodes[name]).unwrap();
+    let mesh = |node: &GltfNode| {
+        let mesh = world.resource::<Assets<GltfMesh>>().get(node.mesh.as_ref().unwrap()).unwrap();
+        world.resource::<Assets<BevyMesh>>().get(&mesh.primitives[0].mesh).unwrap()
+    };
+    let (stage, collision) = (node("stage"), node("stage_collision"));
+    assert!(stage.skin.is_none() && collision.skin.is_none());
+    let stage_mesh = mesh(stage);
+    assert!(stage_mesh.attribute(BevyMesh::ATTRIBUTE_JOINT_INDEX).is_none());
+    let stored = Mesh::from_bytes(&std::fs::read(asset("resource/mesh/stage.msh")).unwrap()).unwrap();
+    assert_eq!(stage_mesh.count_vertices(), stored.positions.len());
+    // Without normals, the loader gives the collision flat ones, a vertex
+    // a corner (and no indices).
+    let collision = mesh(collision);
+    let Some(VertexAttributeValues::Float32x3(positions)) = collision.attribute(BevyMesh::ATTRIBUTE_POSITION) else {
+        panic!("positions")
+    };
+    let corners: Vec<usize> = match collision.indices() {
+        Some(indices) => indices.iter().collect(),
+        None => (0..positions.len()).collect(),
+    };
+    let undone = |i: usize| glam::Vec3::new(-positions[i][0], positions[i][1], positions[i][2]) / 0.01;
+    let triangles: Vec<[glam::Vec3; 3]> =
+        corners.chunks_exact(3).map(|t| [undone(t[0]), undone(t[2]), undone(t[1])]).collect();
+    let gap = triangle_gap(&triangles, &stage_collision_triangles());
+    eprintln!("bevy_gltf: {} collision triangles within {gap} units of the .cms", triangles.len());
+    assert!(gap < 1e-3, "{gap} units");
+}

@@ -1,4 +1,6 @@
-//! A skeleton, its meshes and animations as one binary glTF (`.glb`).
+//! A skeleton, its meshes and animations, or a static model (a map, a
+//! prop: meshes with no skeleton), as one binary glTF (`.glb`), with the
+//! model's collision meshes.
 //!
 //! - Bones become nodes named exactly as the bones, holding their rest
 //!   poses, in the skeleton's order (node `i` is bone `i`).
@@ -11,6 +13,10 @@
 //!   skeleton's stored inverse binds, so they deform as the client skins
 //!   them. One primitive a submesh, with the script's material of the same
 //!   index; the diffuse texture is embedded as PNG (core glTF has no DDS).
+//!   A static model's meshes have no skin and no joints or weights.
+//! - A collision mesh (`.cms`) is a mesh node of its own named
+//!   `<name>_collision` ([`COLLISION_SUFFIX`]), positions and triangles
+//!   only, in the meshes' axes, units and winding, with no material.
 //! - Each animation is a glTF animation named after its file: per track a
 //!   `LINEAR` translation and rotation channel with the keys at their own
 //!   times. Keys sharing a time play as the client plays them
@@ -25,6 +31,7 @@ use ::gltf::json::material::{AlphaCutoff, AlphaMode, EmissiveFactor, PbrBaseColo
 use ::gltf::json::mesh::{Mode, Primitive, Semantic};
 use ::gltf::json::scene::UnitQuaternion;
 use ::gltf::json::texture::{Info, MagFilter, MinFilter, WrappingMode};
+use ::gltf::json::validation::Checked;
 use ::gltf::json::validation::Checked::Valid;
 use ::gltf::json::{self, Index};
 use glam::{Mat4, Quat, Vec3};
@@ -35,7 +42,7 @@ use super::glb::GlbBuilder;
 use crate::anim::axes::{mirror_x_position, mirror_x_rotation};
 use crate::anim::bone_tracks::{BoneTrack, bone_tracks};
 use crate::anim::{MeshBinding, Rig, keyframes_in_seconds, sample_keys, swapped_triangles, vertex_influences};
-use crate::format::{AddressMode, Animation, Dds, Filtering, Key, Material, Skeleton};
+use crate::format::{AddressMode, Animation, Collision, Dds, Filtering, Key, Material, Skeleton};
 use crate::resource::MeshFiles;
 use crate::surface::{Faces, ROUGHNESS, Surface, SurfaceTexture, Transparency};
 
@@ -48,6 +55,14 @@ pub const JUMP_S: f32 = 0.0005;
 
 /// The extension for passes drawn without lighting (`lighting false`).
 const UNLIT: &str = "KHR_materials_unlit";
+
+/// What ends the name of a collision mesh's node and mesh: `stage.cms` is
+/// written as `stage_collision`, and a glTF node or mesh so named is a
+/// collision mesh coming back.
+pub const COLLISION_SUFFIX: &str = "_collision";
+
+/// A primitive's vertex buffers, by what they hold.
+type Attributes = std::collections::BTreeMap<Checked<Semantic>, Index<json::Accessor>>;
 
 /// How lengths are written.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,6 +88,22 @@ pub struct Exported {
     pub warnings: Vec<String>,
 }
 
+/// What goes into one `.glb`: a character (a skeleton, the meshes skinned
+/// to it, its animations) or a static model (no skeleton: meshes that are
+/// not skinned, no animations), and the collision meshes of either.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ModelParts<'a> {
+    /// The skeleton; `None` for a static model.
+    pub skeleton: Option<&'a Skeleton>,
+    /// The meshes, with their scripts and textures.
+    pub meshes: &'a [MeshFiles],
+    /// Animations, each named after its file.
+    pub animations: &'a [(String, &'a Animation)],
+    /// Collision meshes, each named after its file's stem (`stage` for
+    /// `stage.cms`).
+    pub collisions: &'a [(String, &'a Collision)],
+}
+
 /// Exports a skeleton with meshes (possibly none) and named animations.
 pub fn export(
     skeleton: &Skeleton,
@@ -80,50 +111,105 @@ pub fn export(
     animations: &[(String, &Animation)],
     options: ExportOptions,
 ) -> Result<Exported, GltfError> {
+    export_model(ModelParts { skeleton: Some(skeleton), meshes, animations, collisions: &[] }, options)
+}
+
+/// Exports a character or a static model with its collision meshes. A
+/// model with no skeleton but with animations or skinned meshes is an
+/// error ([`GltfError::NoSkeleton`]): they move with bones.
+pub fn export_model(parts: ModelParts, options: ExportOptions) -> Result<Exported, GltfError> {
     if !(options.scale.is_finite() && options.scale > 0.0) {
         return Err(GltfError::Scale(options.scale));
     }
-    let rig = Rig::new(skeleton).map_err(|e| GltfError::Skeleton(e.to_string()))?;
-    if rig.len() > usize::from(u16::MAX) + 1 {
-        let why = format!("{} bones: a glTF joint index holds 65,536 at most", rig.len());
-        return Err(GltfError::Skeleton(why));
-    }
-    let mut out = Exporter { glb: GlbBuilder::new(), rig: &rig, scale: options.scale, warnings: Vec::new() };
-    let mut scene_nodes = out.bones(skeleton);
-    // Always a skin, so that tools build an armature even without meshes.
-    let skin = out.skin();
+    let rigged = match parts.skeleton {
+        Some(skeleton) => Some((skeleton, rig(skeleton)?)),
+        None => {
+            static_model(&parts)?;
+            None
+        }
+    };
+    let mut out = Exporter { glb: GlbBuilder::new(), scale: options.scale, warnings: Vec::new() };
+    let mut scene_nodes = Vec::new();
+    // Always a skin with a skeleton, so that tools build an armature even
+    // without meshes.
+    let skinning = rigged.as_ref().map(|(skeleton, rig)| {
+        scene_nodes = out.bones(skeleton, rig);
+        Skinning { skin: out.skin(rig), rig }
+    });
     let mut textures = HashMap::new();
-    for mesh in meshes {
-        scene_nodes.push(out.mesh(mesh, skin, &mut textures));
+    for mesh in parts.meshes {
+        scene_nodes.push(out.mesh(mesh, skinning.as_ref(), &mut textures));
     }
+    scene_nodes.extend(parts.collisions.iter().filter_map(|(name, collision)| out.collision(name, collision)));
     let mut written = Vec::new();
-    for (name, animation) in animations {
-        if let Some(extras) = out.animation(name, animation)? {
-            written.push((name.clone(), extras));
+    // A static model has none (refused above).
+    if let Some(skinning) = &skinning {
+        for (name, animation) in parts.animations {
+            if let Some(extras) = out.animation(skinning.rig, name, animation)? {
+                written.push((name.clone(), extras));
+            }
         }
     }
     let scene = out.glb.root.push(json::Scene {
         extensions: None,
         extras: Some(scene_extras(&written)?),
-        name: Some(skeleton_name(skeleton, meshes)),
+        name: Some(scene_name(&parts)),
         nodes: scene_nodes,
     });
     out.glb.root.scene = Some(scene);
     Ok(Exported { bytes: out.glb.finish()?, warnings: out.warnings })
 }
 
-fn skeleton_name(skeleton: &Skeleton, meshes: &[MeshFiles]) -> String {
-    meshes.first().map(|m| m.name.clone()).unwrap_or_else(|| format!("{} bones", skeleton.bones.len()))
+/// The skeleton as a rig whose bones glTF joint indices can hold.
+fn rig(skeleton: &Skeleton) -> Result<Rig, GltfError> {
+    let rig = Rig::new(skeleton).map_err(|e| GltfError::Skeleton(e.to_string()))?;
+    if rig.len() > usize::from(u16::MAX) + 1 {
+        let why = format!("{} bones: a glTF joint index holds 65,536 at most", rig.len());
+        return Err(GltfError::Skeleton(why));
+    }
+    Ok(rig)
 }
 
-struct Exporter<'a> {
+/// A model with no skeleton holds nothing that moves with bones, as the
+/// lint's `no-skeleton` rule says: no animation, no skinned mesh.
+fn static_model(parts: &ModelParts) -> Result<(), GltfError> {
+    let skinned: Vec<&str> = (parts.meshes.iter()).filter(|m| m.mesh.is_skinned()).map(|m| m.name.as_str()).collect();
+    let mut needs = Vec::new();
+    if !skinned.is_empty() {
+        needs.push(format!("skinned meshes ({})", skinned.join(", ")));
+    }
+    if !parts.animations.is_empty() {
+        needs.push(format!("{} animations", parts.animations.len()));
+    }
+    match needs.is_empty() {
+        true => Ok(()),
+        false => Err(GltfError::NoSkeleton(needs.join(" and "))),
+    }
+}
+
+/// The scene's name: the first mesh's, else the first collision mesh's,
+/// else the skeleton's size.
+fn scene_name(parts: &ModelParts) -> String {
+    let named = parts.meshes.first().map(|m| m.name.clone());
+    let named = named.or_else(|| parts.collisions.first().map(|(name, _)| name.clone()));
+    let bones = || parts.skeleton.map_or_else(|| "model".to_owned(), |s| format!("{} bones", s.bones.len()));
+    named.unwrap_or_else(bones)
+}
+
+struct Exporter {
     glb: GlbBuilder,
-    rig: &'a Rig,
     scale: f32,
     warnings: Vec<String>,
 }
 
-impl Exporter<'_> {
+/// The skin that meshes skinned by the client are written with, and the
+/// rig its joints are the bones of.
+struct Skinning<'r> {
+    skin: Index<json::Skin>,
+    rig: &'r Rig,
+}
+
+impl Exporter {
     fn position(&self, p: Vec3) -> [f32; 3] {
         (mirror_x_position(p) * self.scale).to_array()
     }
@@ -134,8 +220,7 @@ impl Exporter<'_> {
     }
 
     /// One node a bone, in the skeleton's order; returns the roots.
-    fn bones(&mut self, skeleton: &Skeleton) -> Vec<Index<json::Node>> {
-        let rig = self.rig;
+    fn bones(&mut self, skeleton: &Skeleton, rig: &Rig) -> Vec<Index<json::Node>> {
         for (bone, rest) in skeleton.bones.iter().zip(&rig.rest) {
             self.glb.root.push(json::Node {
                 name: Some(bone.name.name_text().into_owned()),
@@ -153,20 +238,20 @@ impl Exporter<'_> {
     }
 
     /// The one skin: every bone a joint, with its stored inverse bind.
-    fn skin(&mut self) -> Index<json::Skin> {
-        let matrices: Vec<[f32; 16]> = (self.rig.inverse_binds.iter())
+    fn skin(&mut self, rig: &Rig) -> Index<json::Skin> {
+        let matrices: Vec<[f32; 16]> = (rig.inverse_binds.iter())
             .map(|ib| {
                 let rotation = Quat::from_array(Self::rotation(ib.rotation));
                 Mat4::from_rotation_translation(rotation, Vec3::from(self.position(ib.position))).to_cols_array()
             })
             .collect();
         let inverse_binds = self.glb.accessor(&matrices, None, false);
-        let root = self.rig.order.first().map(|&b| Index::new(b as u32));
+        let root = rig.order.first().map(|&b| Index::new(b as u32));
         self.glb.root.push(json::Skin {
             extensions: None,
             extras: Default::default(),
             inverse_bind_matrices: Some(inverse_binds),
-            joints: (0..self.rig.len()).map(|b| Index::new(b as u32)).collect(),
+            joints: (0..rig.len()).map(|b| Index::new(b as u32)).collect(),
             name: Some("skeleton".into()),
             skeleton: root,
         })
@@ -177,56 +262,83 @@ impl Exporter<'_> {
     fn mesh(
         &mut self,
         part: &MeshFiles,
-        skin: Index<json::Skin>,
+        skinning: Option<&Skinning>,
         textures: &mut HashMap<String, Option<Index<json::Texture>>>,
     ) -> Index<json::Node> {
-        let attributes = self.vertex_attributes(part);
+        let skinning = skinning.filter(|_| part.mesh.is_skinned());
+        let attributes = self.vertex_attributes(part, skinning.map(|s| s.rig));
         let mut primitives = Vec::new();
         for (i, submesh) in part.mesh.submeshes.iter().enumerate() {
-            let indices = swapped_triangles(part.mesh.submesh_indices(submesh), part.mesh.positions.len());
-            if indices.is_empty() {
-                continue;
-            }
+            let triangles = part.mesh.submesh_indices(submesh);
+            let Some(indices) = self.triangles(&part.name, triangles, part.mesh.positions.len()) else { continue };
             let material = part.script.as_ref().and_then(|s| s.materials.get(i));
-            primitives.push(Primitive {
-                attributes: attributes.clone(),
-                extensions: None,
-                extras: Default::default(),
-                indices: Some(self.glb.accessor(&indices, Some(Target::ElementArrayBuffer), false)),
-                material: material.map(|m| self.material(part, m, textures)),
-                mode: Valid(Mode::Triangles),
-                targets: None,
-            });
+            let material = material.map(|m| self.material(part, m, textures));
+            primitives.push(primitive(attributes.clone(), indices, material));
         }
         if part.script.is_none() {
             self.warnings.push(format!("{}: no material script; drawn with glTF's default material", part.name));
         }
+        self.mesh_node(&part.name, primitives, skinning.map(|s| s.skin))
+    }
+
+    /// A collision mesh as a node of its own named `<name>_collision`:
+    /// positions and triangles, mirrored, scaled and turned as the meshes
+    /// are so that it lies on them and faces as they do. `None` (and a
+    /// warning) when it has no triangle to write.
+    fn collision(&mut self, name: &str, collision: &Collision) -> Option<Index<json::Node>> {
+        let what = format!("collision mesh '{name}'");
+        let Some(indices) = self.triangles(&what, &collision.indices, collision.positions.len()) else {
+            self.warnings.push(format!("{what}: no triangle; left out"));
+            return None;
+        };
+        let attributes = Attributes::from([(Valid(Semantic::Positions), self.positions(&collision.positions))]);
+        Some(self.mesh_node(&format!("{name}{COLLISION_SUFFIX}"), vec![primitive(attributes, indices, None)], None))
+    }
+
+    /// A mesh and the node that holds it, both named `name`.
+    fn mesh_node(
+        &mut self,
+        name: &str,
+        primitives: Vec<Primitive>,
+        skin: Option<Index<json::Skin>>,
+    ) -> Index<json::Node> {
         let mesh = self.glb.root.push(json::Mesh {
             extensions: None,
             extras: Default::default(),
-            name: Some(part.name.clone()),
+            name: Some(name.to_owned()),
             primitives,
             weights: None,
         });
-        let skinned = part.mesh.is_skinned().then_some(skin);
-        self.glb.root.push(json::Node {
-            name: Some(part.name.clone()),
-            mesh: Some(mesh),
-            skin: skinned,
-            ..Default::default()
-        })
+        self.glb.root.push(json::Node { name: Some(name.to_owned()), mesh: Some(mesh), skin, ..Default::default() })
     }
 
-    /// The vertex buffers every submesh of a mesh shares.
-    fn vertex_attributes(
-        &mut self,
-        part: &MeshFiles,
-    ) -> std::collections::BTreeMap<json::validation::Checked<Semantic>, Index<json::Accessor>> {
+    /// Positions in glTF's axes and units, with the bounds glTF requires.
+    fn positions(&mut self, positions: &[Vec3]) -> Index<json::Accessor> {
+        let positions: Vec<[f32; 3]> = positions.iter().map(|&p| self.position(p)).collect();
+        self.glb.accessor(&positions, Some(Target::ArrayBuffer), true)
+    }
+
+    /// Triangles in glTF's winding (the mirror turns the files' front
+    /// faces to the back: [`swapped_triangles`]), less any that name a
+    /// vertex past `vertices` (said, as `whose`'s); `None` when none is
+    /// left.
+    fn triangles(&mut self, whose: &str, indices: &[u16], vertices: usize) -> Option<Index<json::Accessor>> {
+        let kept = swapped_triangles(indices, vertices);
+        let (faces, dropped) = (indices.len() / 3, (indices.len() - kept.len()) / 3);
+        if dropped > 0 {
+            let why = format!("{dropped} of {faces} triangles name a vertex past the {vertices} vertices");
+            self.warnings.push(format!("{whose}: {why}; left out"));
+        }
+        (!kept.is_empty()).then(|| self.glb.accessor(&kept, Some(Target::ElementArrayBuffer), false))
+    }
+
+    /// The vertex buffers every submesh of a mesh shares; joints and
+    /// weights when it is skinned to `rig`.
+    fn vertex_attributes(&mut self, part: &MeshFiles, rig: Option<&Rig>) -> Attributes {
         let mesh = &part.mesh;
         let count = mesh.positions.len();
-        let mut attributes = std::collections::BTreeMap::new();
-        let positions: Vec<[f32; 3]> = mesh.positions.iter().map(|&p| self.position(p)).collect();
-        attributes.insert(Valid(Semantic::Positions), self.glb.accessor(&positions, Some(Target::ArrayBuffer), true));
+        let mut attributes = Attributes::new();
+        attributes.insert(Valid(Semantic::Positions), self.positions(&mesh.positions));
         if mesh.normals.len() == count {
             let normals: Vec<[f32; 3]> =
                 mesh.normals.iter().map(|n| mirror_x_position(n.normalize_or(Vec3::Y)).to_array()).collect();
@@ -239,8 +351,8 @@ impl Exporter<'_> {
                 attributes.insert(Valid(Semantic::TexCoords(set as u32)), accessor);
             }
         }
-        if let Some(weights) = mesh.weights.as_ref().filter(|_| mesh.is_skinned()) {
-            let (joints, amounts) = self.skin_attributes(part, weights, count);
+        if let (Some(weights), Some(rig)) = (&mesh.weights, rig) {
+            let (joints, amounts) = self.skin_attributes(part, weights, count, rig);
             attributes.insert(Valid(Semantic::Joints(0)), self.glb.accessor(&joints, Some(Target::ArrayBuffer), false));
             attributes
                 .insert(Valid(Semantic::Weights(0)), self.glb.accessor(&amounts, Some(Target::ArrayBuffer), false));
@@ -255,12 +367,13 @@ impl Exporter<'_> {
         part: &MeshFiles,
         weights: &crate::format::Weights,
         count: usize,
+        rig: &Rig,
     ) -> (Vec<[u16; 4]>, Vec<[f32; 4]>) {
-        let binding = MeshBinding::new(weights, self.rig);
+        let binding = MeshBinding::new(weights, rig);
         for (_, name) in &binding.unknown {
             self.warnings.push(format!("{}: bone '{}' is not in the skeleton; skinned on the root", part.name, name));
         }
-        let root = self.rig.order.first().copied().unwrap_or(0) as u16;
+        let root = rig.order.first().copied().unwrap_or(0) as u16;
         let (joints, amounts) = vertex_influences(weights, count);
         (joints.into_iter().zip(amounts))
             .map(|(js, ws)| match ws.iter().sum::<f32>() {
@@ -392,12 +505,17 @@ impl Exporter<'_> {
     /// One glTF animation: two channels a track that poses a bone.
     /// Writes an animation and returns the extras it carries; `None` when
     /// no track poses a bone (left out).
-    fn animation(&mut self, name: &str, animation: &Animation) -> Result<Option<AnimationExtras>, GltfError> {
+    fn animation(
+        &mut self,
+        rig: &Rig,
+        name: &str,
+        animation: &Animation,
+    ) -> Result<Option<AnimationExtras>, GltfError> {
         let (mut channels, mut samplers, mut animated) = (Vec::new(), Vec::new(), Vec::new());
         // glTF allows one channel a property of a node: a bone's tracks
         // go as the one track the client's blend of them makes.
         for track in bone_tracks(animation) {
-            let Some(bone) = self.rig.bone(track.bone.c_str()) else {
+            let Some(bone) = rig.bone(track.bone.c_str()) else {
                 self.warnings.push(format!("{name}: track '{}' names no bone of the skeleton; left out", track.bone));
                 continue;
             };
@@ -470,6 +588,23 @@ impl Exporter<'_> {
         // Keys sharing 0 ms put their first just before 0: playback starts
         // at 0, where the last of them holds.
         keyframes_in_seconds(&keys, JUMP_S).into_iter().filter(|(t, _)| *t >= 0.0).map(|(t, k)| (t, *k)).unzip()
+    }
+}
+
+/// A triangle list drawn with `material` (glTF's default without one).
+fn primitive(
+    attributes: Attributes,
+    indices: Index<json::Accessor>,
+    material: Option<Index<json::Material>>,
+) -> Primitive {
+    Primitive {
+        attributes,
+        extensions: None,
+        extras: Default::default(),
+        indices: Some(indices),
+        material,
+        mode: Valid(Mode::Triangles),
+        targets: None,
     }
 }
 

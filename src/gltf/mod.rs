@@ -1,7 +1,9 @@
 //! glTF 2.0 in and out, through the `gltf` crate (feature `gltf`).
 //!
 //! - [`export()`]: a skeleton, its meshes (with materials and textures) and
-//!   animations as one `.glb`, for Blender, three.js, Godot or Bevy.
+//!   animations as one `.glb`, for Blender, three.js, Godot or Bevy;
+//!   [`export_model()`] also a static model (meshes with no skeleton) and
+//!   collision meshes, as nodes named `<name>_collision`.
 //! - [`import()`]: an animation from any glTF (Blender, Mixamo, motion
 //!   capture) retargeted onto a game skeleton, as an `.ani`.
 //!
@@ -40,7 +42,7 @@ mod source;
 mod tests;
 
 pub use document::{GltfDocument, is_gltf};
-pub use export::{ExportOptions, Exported, dds_to_png, export};
+pub use export::{COLLISION_SUFFIX, ExportOptions, Exported, ModelParts, dds_to_png, export, export_model};
 pub use extras::{AnimationExtras, EventExtra, TrackWeight};
 pub use import::{ImportOptions, Imported, import, suggested_map};
 pub use source::{SourceAnimation, SourceNodes};
@@ -51,6 +53,10 @@ pub enum GltfError {
     /// The skeleton's bones do not form one tree.
     #[error("skeleton: {0}")]
     Skeleton(String),
+    /// A model with no skeleton holds what moves with bones: animations or
+    /// skinned meshes (which, and how many).
+    #[error("no skeleton, but {0} need one")]
+    NoSkeleton(String),
     /// The file could not be read (itself or a buffer it names).
     #[error("cannot read: {0}")]
     Read(String),

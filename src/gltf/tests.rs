@@ -590,3 +590,97 @@ fn jumps_are_written_half_a_millisecond_wide_and_read_back_as_jumps() {
     assert_eq!(keys.iter().filter(|k| k.time_ms == at - 1).count(), 1, "the key 1 ms before stays");
     assert!((pair[1].position.y - pair[0].position.y - 20.0).abs() < 1e-3);
 }
+
+/// The bundled static model (a stage: no skeleton) as the export takes it:
+/// its mesh and its collision mesh.
+fn bundled_stage() -> (MeshFiles, crate::format::Collision) {
+    let config = format!("{}/assets/resource/model/staticmodel/stage.txt", env!("CARGO_MANIFEST_DIR"));
+    let character = crate::resource::Character::load(std::path::Path::new(&config)).unwrap();
+    assert!(character.skeleton.is_none());
+    let collision = std::fs::read(character.collision.unwrap().path.unwrap()).unwrap();
+    (MeshFiles::read(&character.meshes[0]).unwrap(), crate::format::Collision::from_bytes(&collision).unwrap())
+}
+
+/// A node's triangles as glTF holds them (its axes, units and winding).
+fn node_triangles(file: &GltfDocument, node: &str) -> Vec<[Vec3; 3]> {
+    let node = file.document.nodes().find(|n| n.name() == Some(node)).unwrap();
+    let mut triangles = Vec::new();
+    for primitive in node.mesh().unwrap().primitives() {
+        let reader = primitive.reader(|b| file.buffer(b));
+        let positions: Vec<Vec3> = reader.read_positions().unwrap().map(Vec3::from).collect();
+        let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
+        triangles.extend(indices.chunks_exact(3).map(|t| [0, 1, 2].map(|k| positions[t[k] as usize])));
+    }
+    triangles
+}
+
+/// The volume a closed surface holds: positive when its triangles face
+/// out in glTF's right-handed axes and counter-clockwise front faces.
+fn signed_volume(triangles: &[[Vec3; 3]]) -> f32 {
+    triangles.iter().map(|[a, b, c]| a.dot(b.cross(*c))).sum::<f32>() / 6.0
+}
+
+#[test]
+fn a_static_model_exports_unskinned_with_its_collision_as_a_node_on_it() {
+    let (stage, collision) = bundled_stage();
+    let scale = 0.01;
+    let parts = ModelParts {
+        meshes: std::slice::from_ref(&stage),
+        collisions: &[("stage".into(), &collision)],
+        ..Default::default()
+    };
+    let exported = export_model(parts, ExportOptions { scale }).unwrap();
+    assert!(exported.warnings.is_empty(), "{:?}", exported.warnings);
+    let file = GltfDocument::from_slice(&exported.bytes, None).unwrap();
+    let document = &file.document;
+    assert_eq!((document.skins().len(), document.animations().len()), (0, 0));
+    let names: Vec<&str> = document.nodes().filter_map(|n| n.name()).collect();
+    assert_eq!(names, ["stage", "stage_collision"]);
+    assert_eq!(document.default_scene().unwrap().name(), Some("stage"));
+    // The mesh: no joints or weights, its script's material and texture.
+    let primitive = document.meshes().next().unwrap().primitives().next().unwrap();
+    let semantics: Vec<_> = primitive.attributes().map(|(semantic, _)| semantic).collect();
+    use ::gltf::Semantic::{Normals, Positions, TexCoords};
+    assert_eq!(semantics, [Positions, Normals, TexCoords(0)]);
+    assert!(primitive.material().pbr_metallic_roughness().base_color_texture().is_some());
+    // The mesh's faces turn to its normals in glTF's winding.
+    let reader = primitive.reader(|b| file.buffer(b));
+    let normals: Vec<Vec3> = reader.read_normals().unwrap().map(Vec3::from).collect();
+    let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
+    let mesh = node_triangles(&file, "stage");
+    for (t, [a, b, c]) in mesh.iter().enumerate() {
+        assert!((*b - *a).cross(*c - *a).dot(normals[indices[3 * t] as usize]) > 0.0, "triangle {t} faces in");
+    }
+    // The collision: positions only, no material, the .cms's triangles
+    // once the export's mirror, scale and winding are undone.
+    let node = document.nodes().find(|n| n.name() == Some("stage_collision")).unwrap();
+    let primitive = node.mesh().unwrap().primitives().next().unwrap();
+    assert_eq!(primitive.attributes().count(), 1);
+    assert!(primitive.material().index().is_none());
+    let written = node_triangles(&file, "stage_collision");
+    let undone = |p: Vec3| crate::anim::axes::mirror_x_position(p) / scale;
+    let triangles: Vec<[Vec3; 3]> = written.iter().map(|[a, b, c]| [undone(*a), undone(*c), undone(*b)]).collect();
+    let corner = |i: u16| collision.positions[usize::from(i)];
+    let stored: Vec<[Vec3; 3]> = collision.indices.chunks_exact(3).map(|t| [0, 1, 2].map(|k| corner(t[k]))).collect();
+    assert_eq!(triangles.len(), stored.len());
+    let gap = triangles.iter().flatten().zip(stored.iter().flatten()).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
+    assert!(gap < 1e-3, "{gap} units");
+    // It faces as the mesh does: both hold the same blocks, facing out.
+    let (solid, hull) = (signed_volume(&mesh), signed_volume(&written));
+    assert!(solid > 0.0 && (hull - solid).abs() < 1e-4 * solid, "mesh {solid} m³, collision {hull} m³");
+    eprintln!("{} collision triangles within {gap} units; volumes: mesh {solid} m³, collision {hull} m³", stored.len());
+}
+
+#[test]
+fn a_model_without_a_skeleton_cannot_hold_what_moves_with_bones() {
+    let (_, meshes) = bundled_character();
+    let walk = clip("biped_walk_4002.ani");
+    let parts = ModelParts { meshes: &meshes[..1], animations: &[("walk".into(), &walk)], ..Default::default() };
+    let error = export_model(parts, ExportOptions::default()).unwrap_err();
+    assert_eq!(error.to_string(), "no skeleton, but skinned meshes (biped_body) and 1 animations need one");
+    // An empty collision mesh is left out, and said.
+    let empty = crate::format::Collision::default();
+    let parts = ModelParts { collisions: &[("crate".into(), &empty)], ..Default::default() };
+    let exported = export_model(parts, ExportOptions::default()).unwrap();
+    assert_eq!(exported.warnings, ["collision mesh 'crate': no triangle; left out"]);
+}

@@ -9,11 +9,11 @@ use bevy::app::AppExit;
 use bevy::ecs::prelude::*;
 
 use super::view::StatusLine;
-use super::workspace::{Stores, Workspace};
+use super::workspace::{Shown, Stores, Workspace};
 use crate::anim::{self, BoneMap};
 use crate::file::write_atomic;
-use crate::format::{AniVersion, Animation, Skeleton};
-use crate::gltf::{self, ExportOptions};
+use crate::format::{AniVersion, Animation, Collision, Skeleton};
+use crate::gltf::{self, ExportOptions, ModelParts};
 use crate::resource::MeshFiles;
 
 /// A request that reads or writes files.
@@ -32,8 +32,9 @@ pub enum FileRequest {
     Retarget(PathBuf),
     /// Save every edited file that has a path, and quit if all saved.
     SaveAllAndQuit,
-    /// Write the skeleton, the character's meshes and every open animation
-    /// as a binary glTF.
+    /// Write what is shown as a binary glTF: the skeleton, the meshes and
+    /// every open animation, or a static model's meshes; and the collision
+    /// meshes shown.
     ExportGltf(PathBuf),
     /// Import every animation of a glTF onto the skeleton and play the
     /// first.
@@ -113,25 +114,50 @@ fn retarget(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Pa
     }
 }
 
-/// Writes the rig, meshes and open animations to a `.glb`; says how it went.
+/// Writes what is shown to a `.glb`: the rig, meshes and open animations,
+/// or a static model (meshes, no skeleton), with the collision meshes
+/// shown; says how it went.
 fn export_gltf(workspace: &Workspace, path: &Path) -> String {
-    let Some(skeleton) = workspace.shown_skeleton() else { return "no skeleton to export".into() };
     let animations: Vec<(String, &Animation)> = (workspace.animations.iter())
         .map(|a| (a.file.origin.name().trim_end_matches(".ani").to_owned(), &a.file.value))
         .collect();
     let meshes: Vec<MeshFiles> = workspace.meshes.iter().map(|m| m.source.clone()).collect();
-    let exported = match gltf::export(skeleton, &meshes, &animations, ExportOptions::default()) {
+    let collisions = shown_collisions(workspace);
+    let skeleton = workspace.shown_skeleton();
+    if skeleton.is_none() && meshes.is_empty() && collisions.is_empty() {
+        return "nothing to export: open a character, a static model or a skeleton".into();
+    }
+    let parts = ModelParts { skeleton, meshes: &meshes, animations: &animations, collisions: &collisions };
+    let exported = match gltf::export_model(parts, ExportOptions::default()) {
         Ok(exported) => exported,
         Err(error) => return error.to_string(),
     };
     if let Err(error) = write_atomic(path, &exported.bytes) {
         return format!("{}: cannot write: {error}", path.display());
     }
-    let mut status = format!("exported {} animations to {}", animations.len(), path.display());
+    let (meshes, collisions) = (meshes.len(), collisions.len());
+    let mut status = format!(
+        "exported {meshes} meshes, {collisions} collision meshes and {} animations to {}",
+        animations.len(),
+        path.display()
+    );
     for warning in exported.warnings {
         status.push_str(&format!("\n{warning}"));
     }
     status
+}
+
+/// The collision meshes on the stage, named after their files' stems; a
+/// file opened twice is written once, as last opened.
+fn shown_collisions(workspace: &Workspace) -> Vec<(String, &Collision)> {
+    let mut collisions: Vec<(String, &Collision)> = Vec::new();
+    for preview in &workspace.previews {
+        let Some(Shown::Collision(collision)) = &preview.shown else { continue };
+        let name = Path::new(&preview.name).file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        collisions.retain(|(other, _)| *other != name);
+        collisions.push((name, collision));
+    }
+    collisions
 }
 
 /// Saves every edited file that has a path; returns what could not be
@@ -170,7 +196,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("biped.glb");
         let status = export_gltf(&workspace, &path);
-        assert_eq!(status, format!("exported 3 animations to {}", path.display()));
+        let written = "exported 2 meshes, 0 collision meshes and 3 animations";
+        assert_eq!(status, format!("{written} to {}", path.display()));
         let first = workspace.animations.len();
         let status = workspace.import_gltf(&path, &mut stores).join("\n");
         assert_eq!(workspace.animations.len(), first + 3, "{status}");
@@ -182,5 +209,30 @@ mod tests {
         // window) imports it too.
         workspace.open(&[path], &mut stores);
         assert_eq!(workspace.animations.len(), first + 6, "{:?}", workspace.problems);
+    }
+
+    #[test]
+    fn a_static_model_exports_its_meshes_and_its_collision() {
+        let mut world = stores_world();
+        let mut state: SystemState<Stores> = SystemState::new(&mut world);
+        let mut stores = state.get_mut(&mut world).expect("the asset stores");
+        let mut workspace = Workspace::default();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stage.glb");
+        assert!(export_gltf(&workspace, &path).starts_with("nothing to export"));
+        // Opened twice: its collision mesh shows twice, and goes out once.
+        let stage = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource/model/staticmodel/stage.txt");
+        workspace.open(&[stage.clone(), stage], &mut stores);
+        assert!(workspace.problems.is_empty() && workspace.shown_skeleton().is_none(), "{:?}", workspace.problems);
+        let status = export_gltf(&workspace, &path);
+        let written = "exported 1 meshes, 1 collision meshes and 0 animations";
+        assert_eq!(status, format!("{written} to {}", path.display()));
+        let file = gltf::GltfDocument::open(&path).unwrap();
+        let names: Vec<&str> = file.document.nodes().filter_map(|n| n.name()).collect();
+        assert_eq!(names, ["stage", "stage_collision"]);
+        assert_eq!(file.document.skins().len(), 0);
+        // An animation with no skeleton to guess from cannot go out.
+        workspace.add_new("still".into(), Animation::new(AniVersion::V4002, 100), &mut stores);
+        assert_eq!(export_gltf(&workspace, &path), "no skeleton, but 1 animations need one");
     }
 }

@@ -65,7 +65,8 @@ fn animation(path: &Path) -> Animation {
 }
 
 /// Exports made the ways users make them: a whole character, a skeleton
-/// with clips and no mesh, and a skeleton with one mesh.
+/// with clips and no mesh, a skeleton with one mesh, and a static model
+/// with its collision mesh.
 fn exports(dir: &Path) -> Vec<PathBuf> {
     let character = dir.join("character.glb");
     stdout(&io3d(&[&"export", &asset("resource/model/animodel/biped.txt"), &"-o", &character]));
@@ -76,7 +77,9 @@ fn exports(dir: &Path) -> Vec<PathBuf> {
     let mesh = asset("resource/mesh/biped_body.msh");
     let attack = asset("biped_attack_4001.ani");
     stdout(&io3d(&[&"export", &"--skeleton", &asset("biped.skl"), &"--mesh", &mesh, &attack, &"-o", &body]));
-    vec![character, skeleton_only, body]
+    let stage = dir.join("stage.glb");
+    stdout(&io3d(&[&"export", &asset("resource/model/staticmodel/stage.txt"), &"-o", &stage]));
+    vec![character, skeleton_only, body, stage]
 }
 
 #[test]

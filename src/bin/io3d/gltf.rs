@@ -7,9 +7,10 @@ use anyhow::{Context, Result, bail};
 use bevy_io3d::anim::RestPoses;
 use bevy_io3d::anim::reduce::Tolerance;
 use bevy_io3d::file::write_atomic;
-use bevy_io3d::format::{AniVersion, Animation, Skeleton};
-use bevy_io3d::gltf::{self, ExportOptions, GltfDocument, ImportOptions, SourceNodes};
-use bevy_io3d::resource::{Character, CharacterMesh, MeshFiles};
+use bevy_io3d::format::{AniVersion, Animation, Collision, Skeleton};
+use bevy_io3d::gltf::{self, ExportOptions, GltfDocument, ImportOptions, ModelParts, SourceNodes};
+use bevy_io3d::json::Document;
+use bevy_io3d::resource::{Character, CharacterMesh, Link, MeshFiles};
 
 use crate::edit::{bone_map, save};
 use crate::load::{self, has_extension};
@@ -30,11 +31,9 @@ pub fn export(args: Export) -> Result<ExitCode> {
     }
     let (config, animation_paths): (Vec<&PathBuf>, Vec<&PathBuf>) =
         args.inputs.iter().partition(|path| has_extension(path, "txt"));
-    let Parts { skeleton, mut meshes, mut animations } = match (config.as_slice(), args.skeleton) {
+    let Parts { skeleton, mut meshes, mut animations, collisions } = match (config.as_slice(), args.skeleton) {
         ([config], None) => character_parts(config)?,
-        ([], Some(skeleton)) => {
-            Parts { skeleton: load::skeleton(skeleton)?, meshes: Vec::new(), animations: Vec::new() }
-        }
+        ([], Some(skeleton)) => Parts { skeleton: Some(load::skeleton(skeleton)?), ..Parts::default() },
         ([], None) => bail!("give a model config, or --skeleton with the animations"),
         (_, _) => bail!("give one model config, or --skeleton, not both"),
     };
@@ -45,38 +44,50 @@ pub fn export(args: Export) -> Result<ExitCode> {
         animations.push((stem(path), load::animation(path)?));
     }
     let named: Vec<(String, &Animation)> = animations.iter().map(|(name, a)| (name.clone(), a)).collect();
-    let exported = gltf::export(&skeleton, &meshes, &named, ExportOptions { scale: args.scale })?;
+    let collisions: Vec<(String, &Collision)> = collisions.iter().map(|(name, c)| (name.clone(), c)).collect();
+    let parts =
+        ModelParts { skeleton: skeleton.as_ref(), meshes: &meshes, animations: &named, collisions: &collisions };
+    let exported = gltf::export_model(parts, ExportOptions { scale: args.scale });
+    // What the config names is wrong, when there is one.
+    let exported = match config.first() {
+        Some(config) => exported.with_context(|| config.display().to_string())?,
+        None => exported?,
+    };
     for warning in &exported.warnings {
         eprintln!("warning: {warning}");
     }
     write_atomic(args.output, &exported.bytes).with_context(|| format!("{}: cannot write", args.output.display()))?;
+    let bones = skeleton.as_ref().map_or_else(|| "no skeleton".to_owned(), |s| format!("{} bones", s.bones.len()));
     println!(
-        "{}: {} bones, {} meshes, {} animations, {} KiB",
+        "{}: {bones}, {} meshes, {} animations, {} collision meshes, {} KiB",
         args.output.display(),
-        skeleton.bones.len(),
         meshes.len(),
         animations.len(),
+        collisions.len(),
         exported.bytes.len().div_ceil(1024)
     );
     Ok(ExitCode::SUCCESS)
 }
 
 /// What goes into a `.glb`.
+#[derive(Default)]
 struct Parts {
-    skeleton: Skeleton,
+    /// `None` for a static model.
+    skeleton: Option<Skeleton>,
     meshes: Vec<MeshFiles>,
     /// Animations named after their files.
     animations: Vec<(String, Animation)>,
+    /// Collision meshes named after their files' stems.
+    collisions: Vec<(String, Collision)>,
 }
 
-/// A model config's skeleton, meshes and animations, read where the client
-/// finds them; missing meshes and animations are warned about and left out.
+/// A model config's skeleton (none for a static model), meshes, animations
+/// and collision mesh, read where the client finds them; missing meshes,
+/// animations and collision meshes are warned about and left out.
 fn character_parts(config: &Path) -> Result<Parts> {
     let character = Character::load(config)?;
-    let skeleton = match &character.skeleton {
-        Some(linked) => linked.value.clone().map_err(anyhow::Error::msg)?,
-        None => bail!("{}: names no #SKELETON", config.display()),
-    };
+    let skeleton = character.skeleton.as_ref().map(|linked| linked.value.clone().map_err(anyhow::Error::msg));
+    let skeleton = skeleton.transpose()?;
     let mut meshes = Vec::new();
     for part in &character.meshes {
         match MeshFiles::read(part) {
@@ -91,7 +102,25 @@ fn character_parts(config: &Path) -> Result<Parts> {
             None => eprintln!("warning: animation '{}' left out: not found", link.name),
         }
     }
-    Ok(Parts { skeleton, meshes, animations })
+    let collisions =
+        character.collision.iter().filter_map(|link| collision(link).transpose()).collect::<Result<_>>()?;
+    Ok(Parts { skeleton, meshes, animations, collisions })
+}
+
+/// A collision mesh a config names, named after the file as the config
+/// writes it: a `.cms`, or a `.msh` (whose positions and faces the client
+/// takes); `None` (and a warning) when it is not found.
+fn collision(link: &Link) -> Result<Option<(String, Collision)>> {
+    let Some(path) = &link.path else {
+        eprintln!("warning: collision mesh '{}' left out: not found", link.name);
+        return Ok(None);
+    };
+    let collision = match load::document(path)? {
+        Document::Cms(collision) => collision,
+        Document::Msh(mesh) => Collision { positions: mesh.positions, indices: mesh.indices, trailing: Vec::new() },
+        other => bail!("{}: {}, not a collision mesh (.cms or .msh)", path.display(), other.kind()),
+    };
+    Ok(Some((stem(Path::new(&link.name)), collision)))
 }
 
 fn stem(path: &Path) -> String {

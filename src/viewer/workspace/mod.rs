@@ -329,8 +329,9 @@ pub(crate) mod tests {
             let files = workspace.folder.iter().find(|(k, _)| *k == kind).map(|(_, f)| f.clone()).unwrap_or_default();
             files.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect()
         };
-        assert_eq!(listed(ResourceKind::Model), ["biped.txt"]);
-        assert_eq!(listed(ResourceKind::Mesh), ["biped_body.msh", "biped_sword.msh"]);
+        // Characters and static models, meshes and collision meshes.
+        assert_eq!(listed(ResourceKind::Model), ["biped.txt", "stage.txt"]);
+        assert_eq!(listed(ResourceKind::Mesh), ["biped_body.msh", "biped_sword.msh", "stage.cms", "stage.msh"]);
         assert_eq!(listed(ResourceKind::Texture), ["biped.dds"]);
         assert_eq!(workspace.folder[0].0, ResourceKind::Model, "configs first");
         // A skinned mesh opened alone brings the skeleton that has its bones.
