@@ -13,11 +13,18 @@ use thiserror::Error;
 
 use super::bytes::{ReadError, Reader};
 
+mod encode;
+
+pub use encode::{Blocks, EncodeError, EncodeProblem};
+
 /// The four bytes every `.dds` starts with.
 pub const DDS_MAGIC: [u8; 4] = *b"DDS ";
 
 /// Bytes before the first level: the magic and the header.
 pub const HEADER_LEN: usize = 128;
+
+/// The longest side, in pixels, Direct3D 9 loads.
+pub const MAX_SIDE: u32 = 16384;
 
 /// Byte offset of the pixel format's flags.
 const PIXEL_FORMAT_AT: usize = 80;
@@ -127,7 +134,7 @@ impl Dds {
         let flags = field(8)?;
         let (height, width) = (field(12)?, field(16)?);
         let unsupported = |at: usize, what: String| Err(DdsError::Unsupported { at, what });
-        if width == 0 || height == 0 || width > 16384 || height > 16384 {
+        if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
             return unsupported(12, format!("a {width} x {height} texture is not one Direct3D 9 loads"));
         }
         let caps2 = field(112)?;

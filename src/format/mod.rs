@@ -25,7 +25,7 @@ pub use ant::EventSidecar;
 pub use bytes::ReadError;
 pub use cms::{CmsError, Collision};
 pub use config::{ConfigError, ModelConfig};
-pub use dds::{Dds, DdsError, DdsFormat};
+pub use dds::{Blocks, Dds, DdsError, DdsFormat, EncodeError, EncodeProblem};
 pub use error::{BinaryKind, FormatError};
 pub use event_kind::{EventKind, Handler};
 pub use material::{
