@@ -32,6 +32,7 @@
 //! # }
 //! ```
 
+mod armature;
 mod document;
 mod export;
 mod extras;
@@ -41,6 +42,7 @@ mod source;
 #[cfg(test)]
 mod tests;
 
+pub use armature::{Armature, ArmatureOptions, armature};
 pub use document::{GltfDocument, is_gltf};
 pub use export::{COLLISION_SUFFIX, ExportOptions, Exported, ModelParts, dds_to_png, export, export_model};
 pub use extras::{AnimationExtras, EventExtra, TrackWeight};

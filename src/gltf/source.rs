@@ -75,17 +75,27 @@ impl SourceNodes {
     /// Model-space poses (glTF's scene space, in the engine's axes, scale
     /// taken out) of local transforms.
     fn world(&self, local: &[Trs]) -> Vec<BonePose> {
-        let mut matrices = vec![Mat4::IDENTITY; local.len()];
-        for &node in &self.order {
-            let parent = self.parents[node].map_or(Mat4::IDENTITY, |p| matrices[p]);
-            matrices[node] = parent * local[node].matrix();
-        }
-        (matrices.iter())
+        (self.world_matrices(local).iter())
             .map(|m| {
                 let (_, rotation, translation) = m.to_scale_rotation_translation();
                 BonePose { position: mirror_x_position(translation), rotation: mirror_x_rotation(rotation.normalize()) }
             })
             .collect()
+    }
+
+    /// Each node's transform in the scene (glTF's axes and units) at rest,
+    /// scale and all: where a mesh node's vertices land.
+    pub fn rest_matrices(&self) -> Vec<Mat4> {
+        self.world_matrices(&self.rest)
+    }
+
+    fn world_matrices(&self, local: &[Trs]) -> Vec<Mat4> {
+        let mut matrices = vec![Mat4::IDENTITY; local.len()];
+        for &node in &self.order {
+            let parent = self.parents[node].map_or(Mat4::IDENTITY, |p| matrices[p]);
+            matrices[node] = parent * local[node].matrix();
+        }
+        matrices
     }
 
     /// The node tree at rest, as the source of a retarget.
@@ -324,7 +334,7 @@ const MAX_KEYS_WITHOUT_DATA: usize = 1 << 20;
 
 /// What the readers assume of an accessor: a known type and shape, at
 /// least one element, and a stride no smaller than an element.
-fn check_accessor(
+pub(super) fn check_accessor(
     accessor: &::gltf::Accessor<'_>,
     role: &str,
     types: &[DataType],

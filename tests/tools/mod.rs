@@ -234,3 +234,43 @@ fn rigs_resting_in_a_t_pose_or_an_a_pose_move_the_biped_where_their_limbs_point(
         }
     }
 }
+
+/// Blender's own armatures, exported at its defaults (a Mixamo-named one
+/// under an armature object scaled 0.01 with its bones in centimetres, and
+/// a `.L`/`.R` one in metres, each with a mesh bound to it), read by
+/// `gltf::armature` as game skeletons: every bone's head, from the
+/// skeleton's rest poses composed as the client composes them, within
+/// 0.1 mm of where Blender has it, parents as Blender's, and bound at
+/// rest (no warning).
+#[test]
+fn blender_armatures_become_skeletons_with_every_joint_where_blender_has_it() {
+    use bevy_io3d::anim::axes::mirror_x_position;
+    use bevy_io3d::gltf::{ArmatureOptions, GltfDocument, armature};
+    if !have_blender() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let built = blender(&[&"characters", &dir.path()]);
+    for key in ["mixamo", "blender_lr"] {
+        let file = GltfDocument::open(Path::new(built[key]["file"].as_str().unwrap())).unwrap();
+        let made = armature(&file, &ArmatureOptions::default()).unwrap();
+        assert!(made.warnings.is_empty(), "{key}: {:?}", made.warnings);
+        let skeleton = Skeleton::from_bytes(&made.skeleton.to_bytes().unwrap()).unwrap();
+        let rig = Rig::new(&skeleton).unwrap();
+        let world = rig.to_world(&rig.rest);
+        let bones = built[key]["bones"].as_array().unwrap();
+        assert_eq!(bones.len(), rig.len(), "{key}: one bone a Blender bone");
+        let mut gap = 0.0f32;
+        for bone in bones {
+            let name = bone["name"].as_str().unwrap();
+            let b = rig.bone(name.as_bytes()).unwrap_or_else(|| panic!("{key}: no bone '{name}'"));
+            let parent = rig.parents[b].map(|p| String::from_utf8_lossy(&rig.names[p]).into_owned());
+            assert_eq!(parent.as_deref(), bone["parent"].as_str(), "{key}: the parent of '{name}'");
+            // Game units to metres, the engine's axes to glTF's.
+            let head = mirror_x_position(world[b].position) * 0.01;
+            gap = gap.max(head.distance(vec3(&bone["head"])));
+        }
+        eprintln!("{key}: {} bones, heads within {:.4} mm of Blender's", rig.len(), gap * 1000.0);
+        assert!(gap < 1e-4, "{key}: {gap} m");
+    }
+}
