@@ -7,7 +7,9 @@
 //! are refused with a clear error: the game's character and map textures
 //! are none of those. The header is parsed here rather than by a general
 //! DDS crate so that every refusal names its byte offset; the blocks are
-//! decoded by `bcdec_rs`.
+//! decoded by `bcdec_rs`. [`Dds::encode`] makes new textures for the game
+//! from RGBA pixels (DXT1 or DXT5, every mip level), written by the same
+//! [`Dds::to_bytes`].
 
 use thiserror::Error;
 
