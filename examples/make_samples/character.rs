@@ -188,10 +188,6 @@ impl Builder {
     }
 
     fn finish(self, version: i32, control_points: Vec<ControlPoint>) -> Mesh {
-        let min = self.positions.iter().copied().fold(Vec3::MAX, Vec3::min);
-        let max = self.positions.iter().copied().fold(Vec3::MIN, Vec3::max);
-        let centre = (min + max) / 2.0;
-        let radius = self.positions.iter().map(|p| p.distance(centre)).fold(0.0, f32::max);
         let faces = self.indices.len() / 3;
         Mesh {
             version,
@@ -199,7 +195,7 @@ impl Builder {
             mask: VertexMask(
                 VertexMask::POSITION | VertexMask::WEIGHTS | VertexMask::INDICES | VertexMask::NORMAL | VertexMask::UV0,
             ),
-            bounds: Bounds { min, max, radius },
+            bounds: Bounds::of(&self.positions),
             submeshes: vec![Submesh {
                 min_index: 0,
                 vertex_count: self.positions.len() as i32,

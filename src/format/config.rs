@@ -6,7 +6,7 @@ use thiserror::Error;
 /// What a model config names. File names are as written; the client looks
 /// skeletons up under `Skeleton`, animations under `Animation` and meshes as
 /// `<name>.msh` under `Mesh`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModelConfig {
     /// The skeleton file, from `#SKELETON`.
     pub skeleton: Option<String>,
@@ -17,19 +17,36 @@ pub struct ModelConfig {
     /// The collision mesh file (`.cms`, or a `.msh`), from
     /// `#COLLISION_MESH`.
     pub collision_mesh: Option<String>,
+    /// The box a static model is culled and picked by, from `#AABOX` (a
+    /// minimum line and a maximum line).
+    pub aabox: Option<[[f32; 3]; 2]>,
+    /// Its sphere, from `#SPHERE` (a centre line and a radius line).
+    pub sphere: Option<([f32; 3], f32)>,
 }
 
 /// Why a text is not a model config.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ConfigError {
-    /// `#SKELETON` or `#COLLISION_MESH` is the last line, with no file
-    /// name after it.
-    #[error("line {line}: {token} has no file name after it")]
+    /// `#SKELETON`, `#COLLISION_MESH`, `#AABOX` or `#SPHERE` is the last
+    /// line, with nothing after it.
+    #[error("line {line}: {token} has nothing after it")]
     MissingFileName {
         /// Line number (from 1) of the token.
         line: usize,
         /// The token.
         token: &'static str,
+    },
+    /// A line of `#AABOX` or `#SPHERE` that is not the numbers it needs.
+    #[error("line {line}: {token} needs {count} numbers here, found '{text}'")]
+    Numbers {
+        /// Line number (from 1).
+        line: usize,
+        /// The section.
+        token: &'static str,
+        /// How many numbers the line needs.
+        count: usize,
+        /// The line.
+        text: String,
     },
     /// A list has no end token.
     #[error("line {line}: {section} is never closed by {end}")]
@@ -74,6 +91,13 @@ impl ModelConfig {
             match line {
                 "#SKELETON" => config.skeleton = Some(file_name(&mut lines, number, "#SKELETON")?),
                 "#COLLISION_MESH" => config.collision_mesh = Some(file_name(&mut lines, number, "#COLLISION_MESH")?),
+                "#AABOX" => {
+                    config.aabox = Some([point(&mut lines, number, "#AABOX")?, point(&mut lines, number, "#AABOX")?])
+                }
+                "#SPHERE" => {
+                    let centre = point(&mut lines, number, "#SPHERE")?;
+                    config.sphere = Some((centre, numbers::<1>(&mut lines, number, "#SPHERE")?[0]));
+                }
                 "#MODEL_END" => break,
                 _ if line == ANIMATIONS.0 => config.animations = read_list(&mut lines, number, ANIMATIONS)?,
                 _ if line == MESHES.0 => config.meshes = read_list(&mut lines, number, MESHES)?,
@@ -83,6 +107,56 @@ impl ModelConfig {
         }
         Ok(config)
     }
+}
+
+impl ModelConfig {
+    /// The text the game's tools write for the config: the sections it
+    /// holds, in the order the client reads them (`#SKELETON` before
+    /// `#MESH_LIST`), CRLF line ends; [`ModelConfig::parse`] reads it back.
+    pub fn to_text(&self) -> String {
+        let mut lines = vec!["#MODEL_CFG".to_owned()];
+        if let Some(skeleton) = &self.skeleton {
+            lines.extend(["#SKELETON".to_owned(), skeleton.clone()]);
+        }
+        for (items, (start, end)) in [(&self.animations, ANIMATIONS), (&self.meshes, MESHES)] {
+            if !items.is_empty() {
+                lines.push(start.to_owned());
+                lines.extend(items.iter().cloned());
+                lines.push(end.to_owned());
+            }
+        }
+        let join = |p: &[f32; 3]| format!("{} {} {}", p[0], p[1], p[2]);
+        if let Some([min, max]) = &self.aabox {
+            lines.extend(["#AABOX".to_owned(), join(min), join(max)]);
+        }
+        if let Some((centre, radius)) = &self.sphere {
+            lines.extend(["#SPHERE".to_owned(), join(centre), radius.to_string()]);
+        }
+        if let Some(collision) = &self.collision_mesh {
+            lines.extend(["#COLLISION_MESH".to_owned(), collision.clone()]);
+        }
+        lines.push("#MODEL_END".to_owned());
+        lines.iter().map(|line| format!("{line}\r\n")).collect()
+    }
+}
+
+/// The next line's `N` numbers, for `token`.
+fn numbers<'a, const N: usize>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    line: usize,
+    token: &'static str,
+) -> Result<[f32; N], ConfigError> {
+    let (at, text) = lines.next().ok_or(ConfigError::MissingFileName { line, token })?;
+    let values: Vec<f32> = text.split_whitespace().filter_map(|word| word.parse().ok()).collect();
+    values.try_into().map_err(|_| ConfigError::Numbers { line: at, token, count: N, text: text.to_owned() })
+}
+
+fn point<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    line: usize,
+    token: &'static str,
+) -> Result<[f32; 3], ConfigError> {
+    numbers::<3>(lines, line, token)
 }
 
 fn file_name<'a>(
@@ -125,6 +199,24 @@ mod tests {
         assert_eq!(config.animations, ["walk.ani", "idle.ani"]);
         assert_eq!(config.meshes, ["body"]);
         assert_eq!(config.collision_mesh.as_deref(), Some("body.cms"));
+        assert_eq!(config.aabox, Some([[-1.0, 0.0, -1.0], [1.0, 2.0, 1.0]]));
+    }
+
+    #[test]
+    fn written_configs_read_back() {
+        let config = ModelConfig {
+            skeleton: None,
+            animations: Vec::new(),
+            meshes: vec!["crate".into(), "crate_lid".into()],
+            collision_mesh: Some("crate.cms".into()),
+            aabox: Some([[-1.5, 0.0, -1.0], [1.5, 2.25, 1.0]]),
+            sphere: Some(([0.0, 1.125, 0.0], 2.1)),
+        };
+        let text = config.to_text();
+        assert!(text.starts_with("#MODEL_CFG\r\n#MESH_LIST\r\ncrate\r\n"), "{text}");
+        assert_eq!(ModelConfig::parse(text.as_bytes()).unwrap(), config);
+        let err = ModelConfig::parse(b"#AABOX\n1 2\n3 4 5\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 2: #AABOX needs 3 numbers here, found '1 2'");
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub struct GltfDocument {
     pub document: Document,
     /// Each buffer's bytes, by index.
     pub buffers: Vec<Vec<u8>>,
+    /// The folder files it names are looked for in.
+    base: Option<PathBuf>,
 }
 
 impl GltfDocument {
@@ -52,17 +54,35 @@ impl GltfDocument {
                         check_length(index, declared, chunk.len(), 3)?;
                         Ok(chunk)
                     }
-                    ::gltf::buffer::Source::Uri(uri) => read_uri(uri, base, declared)
+                    ::gltf::buffer::Source::Uri(uri) => read_uri(uri, base, Some(declared))
                         .map_err(|why| GltfError::Read(format!("buffer {index} ('{}'): {why}", short(uri)))),
                 }
             })
             .collect::<Result<_, _>>()?;
-        Ok(Self { document, buffers })
+        Ok(Self { document, buffers, base: base.map(Path::to_path_buf) })
     }
 
     /// A buffer's bytes, for the `gltf` crate's readers.
     pub fn buffer(&self, buffer: ::gltf::Buffer<'_>) -> Option<&[u8]> {
         self.buffers.get(buffer.index()).map(Vec::as_slice)
+    }
+
+    /// An image's encoded bytes (PNG or JPEG, as glTF holds them): in a
+    /// buffer view, a data URI or a file beside the glTF.
+    pub fn image(&self, image: &::gltf::Image<'_>) -> Result<Vec<u8>, GltfError> {
+        let what = || format!("image {} ('{}')", image.index(), image.name().unwrap_or_default());
+        match image.source() {
+            ::gltf::image::Source::View { view, .. } => {
+                let buffer = self.buffer(view.buffer()).unwrap_or_default();
+                let bytes = buffer.get(view.offset()..view.offset() + view.length());
+                bytes
+                    .map(<[u8]>::to_vec)
+                    .ok_or_else(|| GltfError::Invalid(format!("{}: past its buffer's end", what())))
+            }
+            ::gltf::image::Source::Uri { uri, .. } => {
+                read_uri(uri, self.base.as_deref(), None).map_err(|why| GltfError::Read(format!("{}: {why}", what())))
+            }
+        }
     }
 
     /// The animations' names (`animation N` for unnamed ones).
@@ -118,13 +138,18 @@ fn check_length(index: usize, declared: usize, found: usize, padding: usize) -> 
     Ok(())
 }
 
-/// A buffer URI's `declared` bytes: a base64 data URI, or a file inside
-/// the folder `base` ([`read_inside`]).
-fn read_uri(uri: &str, base: Option<&Path>, declared: usize) -> Result<Vec<u8>, String> {
+/// The most bytes an image file is read for: a texture the game loads is
+/// far smaller.
+const MAX_IMAGE_BYTES: usize = 256 << 20;
+
+/// A URI's bytes, `declared` of them where a buffer declares its length
+/// (an image does not): a base64 data URI, or a file inside the folder
+/// `base` ([`read_inside`]).
+fn read_uri(uri: &str, base: Option<&Path>, declared: Option<usize>) -> Result<Vec<u8>, String> {
     if let Some(data) = uri.strip_prefix("data:") {
         let (_, payload) = data.split_once(";base64,").ok_or("a data URI that is not base64")?;
         let bytes = base64::engine::general_purpose::STANDARD.decode(payload).map_err(|e| e.to_string())?;
-        if bytes.len() != declared {
+        if let Some(declared) = declared.filter(|&d| d != bytes.len()) {
             return Err(format!("{declared} bytes declared, the data URI holds {}", bytes.len()));
         }
         return Ok(bytes);
@@ -137,10 +162,11 @@ fn read_uri(uri: &str, base: Option<&Path>, declared: usize) -> Result<Vec<u8>, 
 }
 
 /// The file `name` inside the folder `base`, which must be a regular file
-/// of `declared` bytes: a hostile `.gltf` cannot read an absolute path, go
-/// up with `..` or through a link out of its folder, or hang on a device
-/// or a FIFO, and no more than it declares is read.
-fn read_inside(base: &Path, name: &str, declared: usize) -> Result<Vec<u8>, String> {
+/// of `declared` bytes (or at most [`MAX_IMAGE_BYTES`]): a hostile `.gltf`
+/// cannot read an absolute path, go up with `..` or through a link out of
+/// its folder, or hang on a device or a FIFO, and no more than it declares
+/// is read.
+fn read_inside(base: &Path, name: &str, declared: Option<usize>) -> Result<Vec<u8>, String> {
     let relative = Path::new(name);
     if !relative.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
         return Err("a buffer file must be named relative to the glTF's folder, without '..'".into());
@@ -155,9 +181,17 @@ fn read_inside(base: &Path, name: &str, declared: usize) -> Result<Vec<u8>, Stri
     if !metadata.is_file() {
         return Err(format!("{} is not a regular file", path.display()));
     }
-    if metadata.len() != declared as u64 {
-        return Err(format!("{declared} bytes declared, {} holds {}", path.display(), metadata.len()));
-    }
+    let found = metadata.len();
+    let declared = match declared {
+        Some(declared) if found != declared as u64 => {
+            return Err(format!("{declared} bytes declared, {} holds {found}", path.display()));
+        }
+        Some(declared) => declared,
+        None if found > MAX_IMAGE_BYTES as u64 => {
+            return Err(format!("{} holds {found} bytes, more than an image is read for", path.display()));
+        }
+        None => found as usize,
+    };
     let mut bytes = Vec::with_capacity(declared);
     let file = std::fs::File::open(&resolved).map_err(|e| format!("{}: {e}", path.display()))?;
     file.take(declared as u64).read_to_end(&mut bytes).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -427,7 +427,7 @@ impl Exporter {
             };
             out.pbr_metallic_roughness.base_color_texture = index.map(|index| Info {
                 index,
-                tex_coord: texture.uv_set as u32,
+                tex_coord: part.mesh.uv_set(texture.uv_set) as u32,
                 extensions: None,
                 extras: Default::default(),
             });

@@ -38,6 +38,7 @@ mod export;
 mod extras;
 mod glb;
 mod import;
+mod model;
 mod source;
 #[cfg(test)]
 mod tests;
@@ -47,6 +48,7 @@ pub use document::{GltfDocument, is_gltf};
 pub use export::{COLLISION_SUFFIX, ExportOptions, Exported, ModelParts, dds_to_png, export, export_model};
 pub use extras::{AnimationExtras, EventExtra, TrackWeight};
 pub use import::{ImportOptions, Imported, import, suggested_map};
+pub use model::{Files, ImportedModel, MAX_PALETTE, MAX_VERTICES, MAX_WEIGHTS, ModelOptions, import_model};
 pub use source::{SourceAnimation, SourceNodes};
 
 /// Why a glTF could not be written or read.
@@ -82,6 +84,17 @@ pub enum GltfError {
     /// The export scale is not a positive number.
     #[error("the scale must be a positive number of glTF units a game unit, not {0}")]
     Scale(f32),
+    /// A mesh the game cannot take: too many vertices or bones, no UVs,
+    /// primitives that are not triangles.
+    #[error("mesh '{mesh}', primitive {primitive}: {why}")]
+    GameLimit {
+        /// The glTF mesh's name.
+        mesh: String,
+        /// The primitive's index in the mesh.
+        primitive: usize,
+        /// What the game cannot take, with the count.
+        why: String,
+    },
     /// The `.glb` could not be put together.
     #[error("cannot write the glTF: {0}")]
     Write(String),

@@ -325,7 +325,7 @@ pub enum PoseOutput {
 }
 
 /// Each bone's pose relative to the player, in Bevy's axes, in the order
-/// of the player's bones ([`Io3dBone::index`]): filled each frame for a
+/// of the player's bones ([`super::Io3dBone::index`]): filled each frame for a
 /// player that writes [`PoseOutput::GlobalTransform`], empty otherwise.
 #[derive(Component, Debug, Clone, Default, PartialEq, Reflect)]
 #[reflect(Component, Default)]

@@ -7,6 +7,7 @@ mod edit;
 mod gltf;
 mod info;
 mod load;
+mod model;
 mod pose;
 
 use std::path::PathBuf;
@@ -203,9 +204,18 @@ enum Command {
     Import {
         /// A `.glb` or `.gltf`.
         input: PathBuf,
-        /// The game skeleton to play it on.
-        #[arg(long)]
-        skeleton: PathBuf,
+        /// The game skeleton to play it on (with --model: to weight the
+        /// meshes on; default: one made of the glTF's armature).
+        #[arg(long, required_unless_present = "model")]
+        skeleton: Option<PathBuf>,
+        /// Import the whole model (meshes, materials, textures, collision,
+        /// skeleton, animations) as a resource folder under this folder.
+        #[arg(long, value_name = "OUT_DIR", conflicts_with_all = ["output", "suggest", "animation", "base"])]
+        model: Option<PathBuf>,
+        /// The model's name (its config's and skeleton's file name;
+        /// default: the glTF's file name).
+        #[arg(long, requires = "model")]
+        name: Option<String>,
         /// The glTF animation to import (needed when the file has several).
         #[arg(long)]
         animation: Option<String>,
@@ -321,20 +331,27 @@ fn main() -> ExitCode {
             scale,
             output: &output,
         }),
-        Command::Import { input, skeleton, animation, map, suggest, version, tolerance, rest, base, output } => {
-            gltf::import(gltf::Import {
-                input: &input,
-                skeleton: &skeleton,
-                animation,
-                map: map.as_deref(),
-                suggest,
-                version: version.as_deref(),
-                tolerance,
-                rest: rest.into(),
-                base: base.as_deref(),
-                output: output.as_deref(),
-            })
-        }
+        Command::Import { input, skeleton, model: Some(out), name, map, .. } => model::import(model::ModelImport {
+            input: &input,
+            out: &out,
+            skeleton: skeleton.as_deref(),
+            map: map.as_deref(),
+            name,
+        }),
+        Command::Import {
+            input, skeleton, animation, map, suggest, version, tolerance, rest, base, output, ..
+        } => gltf::import(gltf::Import {
+            input: &input,
+            skeleton: skeleton.as_deref().expect("clap requires --skeleton without --model"),
+            animation,
+            map: map.as_deref(),
+            suggest,
+            version: version.as_deref(),
+            tolerance,
+            rest: rest.into(),
+            base: base.as_deref(),
+            output: output.as_deref(),
+        }),
         Command::Events { file, list, add, sub_info, remove, retime, at_ms, output } => {
             let at = at_ms.unwrap_or(0.0);
             let action = match (list, add, remove, retime) {

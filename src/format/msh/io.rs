@@ -242,6 +242,24 @@ impl Mesh {
         Ok(())
     }
 
+    /// The UV set a texture unit asking for set `set` reads: that set
+    /// where the mesh holds it for every vertex, else the first, which is
+    /// what fits every known file (the game's toon scripts ask for set 1
+    /// on meshes that have only one).
+    pub fn uv_set(&self, set: usize) -> usize {
+        if set == 1 && self.has_uvs(&self.uv1) { 1 } else { 0 }
+    }
+
+    /// The UVs of [`Mesh::uv_set`]`(set)`; `None` for a mesh without them.
+    pub fn uvs(&self, set: usize) -> Option<&[Vec2]> {
+        let uvs = if self.uv_set(set) == 1 { &self.uv1 } else { &self.uv0 };
+        self.has_uvs(uvs).then_some(uvs.as_slice())
+    }
+
+    fn has_uvs(&self, uvs: &[Vec2]) -> bool {
+        !uvs.is_empty() && uvs.len() == self.positions.len()
+    }
+
     /// Whether the client skins this mesh (mesh type 1).
     pub fn is_skinned(&self) -> bool {
         self.mesh_type == ANIMATED_MESH

@@ -92,6 +92,22 @@ pub struct Bounds {
     pub radius: f32,
 }
 
+impl Bounds {
+    /// The bounds the game's tools store and the client culls with: the
+    /// box around `positions`, and the distance from its centre to the
+    /// farthest of them. Nothing at all for no positions.
+    pub fn of(positions: &[Vec3]) -> Self {
+        if positions.is_empty() {
+            return Self::default();
+        }
+        let min = positions.iter().copied().fold(Vec3::MAX, Vec3::min);
+        let max = positions.iter().copied().fold(Vec3::MIN, Vec3::max);
+        let centre = (min + max) / 2.0;
+        let radius = positions.iter().map(|p| p.distance(centre)).fold(0.0, f32::max);
+        Self { min, max, radius }
+    }
+}
+
 /// A part of the mesh drawn with one material (the i-th `material` block
 /// of the mesh's script), as the four stored `i32`s.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

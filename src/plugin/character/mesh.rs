@@ -69,8 +69,10 @@ fn base_mesh(mesh: &msh::Mesh, axes: Axes) -> Mesh {
         let normals: Vec<Vec3> = mesh.normals.iter().map(|n| n.normalize_or(Vec3::Y)).collect();
         base.insert_attribute(Mesh::ATTRIBUTE_NORMAL, convert(&normals));
     }
-    for (attribute, uvs) in [(Mesh::ATTRIBUTE_UV_0, &mesh.uv0), (Mesh::ATTRIBUTE_UV_1, &mesh.uv1)] {
-        if uvs.len() == count {
+    // The second set is the first where the mesh has one set only, so a
+    // script's `tex_coord_set 1` reads what the client reads.
+    for (set, attribute) in [Mesh::ATTRIBUTE_UV_0, Mesh::ATTRIBUTE_UV_1].into_iter().enumerate() {
+        if let Some(uvs) = mesh.uvs(set) {
             base.insert_attribute(attribute, uvs.iter().map(|uv| uv.to_array()).collect::<Vec<_>>());
         }
     }

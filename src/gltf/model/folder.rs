@@ -1,0 +1,87 @@
+//! Writing an imported model's files into a resource folder whole or not
+//! at all: they are written into a folder beside the output first, and
+//! moved into place only when every one is written.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Files by their path under the output folder (`resource/mesh/x.msh`).
+pub type Files = BTreeMap<PathBuf, Vec<u8>>;
+
+/// Writes `files` under `out`. A file that is already there is an error
+/// before anything is written (nothing of the game's is overwritten); a
+/// failure part way leaves `out` as it was.
+pub fn write_into(out: &Path, files: &Files) -> io::Result<()> {
+    if let Some(taken) = files.keys().map(|path| out.join(path)).find(|path| path.exists()) {
+        return Err(io::Error::new(io::ErrorKind::AlreadyExists, format!("{} is already there", taken.display())));
+    }
+    let stage = staging_folder(out)?;
+    let written = write_all(stage.path(), files);
+    let moved = written.and_then(|()| move_into(stage.path(), out, files));
+    moved.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out.display())))
+}
+
+/// A new empty folder beside `out` (on its file system, so that moving
+/// out of it is a rename), removed when dropped.
+fn staging_folder(out: &Path) -> io::Result<tempfile::TempDir> {
+    let parent = match out.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent)?;
+    tempfile::Builder::new().prefix(".io3d-import-").tempdir_in(parent)
+}
+
+fn write_all(stage: &Path, files: &Files) -> io::Result<()> {
+    for (path, bytes) in files {
+        let path = stage.join(path);
+        std::fs::create_dir_all(path.parent().unwrap_or(stage))?;
+        std::fs::write(&path, bytes)?;
+        std::fs::File::open(&path)?.sync_all()?;
+    }
+    Ok(())
+}
+
+/// The staged files into `out`: the whole folder at once when `out` is
+/// not there yet, else file by file (each a rename; none was there).
+fn move_into(stage: &Path, out: &Path, files: &Files) -> io::Result<()> {
+    if !out.exists() {
+        return std::fs::rename(stage, out);
+    }
+    for path in files.keys() {
+        let target = out.join(path);
+        std::fs::create_dir_all(target.parent().unwrap_or(out))?;
+        std::fs::rename(stage.join(path), target)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files() -> Files {
+        [("resource/mesh/box.msh", b"MSH\0".to_vec()), ("resource/model/staticmodel/box.txt", b"#MODEL_CFG".to_vec())]
+            .into_iter()
+            .map(|(path, bytes)| (PathBuf::from(path), bytes))
+            .collect()
+    }
+
+    #[test]
+    fn a_new_folder_appears_whole_and_nothing_is_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("mod");
+        write_into(&out, &files()).unwrap();
+        assert_eq!(std::fs::read(out.join("resource/mesh/box.msh")).unwrap(), b"MSH\0");
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(leftovers, ["mod"], "no staging folder is left");
+        // Into a folder that is there: a file that exists stops it all.
+        std::fs::write(out.join("resource/mesh/box.msh"), b"theirs").unwrap();
+        std::fs::remove_file(out.join("resource/model/staticmodel/box.txt")).unwrap();
+        let error = write_into(&out, &files()).unwrap_err();
+        assert!(error.to_string().contains("box.msh is already there"), "{error}");
+        assert_eq!(std::fs::read(out.join("resource/mesh/box.msh")).unwrap(), b"theirs");
+        assert!(!out.join("resource/model/staticmodel/box.txt").exists());
+    }
+}

@@ -1,0 +1,197 @@
+//! The bundled character through the export and back through the model
+//! import: the same vertices, faces, weights and looks.
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+
+use super::*;
+use crate::format::{MaterialScript, Mesh, ModelConfig, VertexMask};
+use crate::gltf::{ExportOptions, export};
+use crate::resource::{Character, MeshFiles};
+use crate::surface::Surface;
+
+fn assets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource")
+}
+
+/// The bundled character's parts, exported to a `.glb` and imported back
+/// with `options`' skeleton and map.
+fn round_trip(skeleton: Option<(String, Skeleton)>) -> (Vec<MeshFiles>, ImportedModel) {
+    let character = Character::load(&assets().join("model/animodel/biped.txt")).unwrap();
+    let original = character.skeleton.as_ref().unwrap().get().unwrap().clone();
+    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect();
+    let glb = export(&original, &meshes, &[], ExportOptions::default()).unwrap().bytes;
+    let file = GltfDocument::from_slice(&glb, None).unwrap();
+    let options = ModelOptions { name: "biped".into(), skeleton, map: None, scale: ExportOptions::default().scale };
+    (meshes, import_model(&file, &options).unwrap())
+}
+
+fn mesh(model: &ImportedModel, name: &str) -> Mesh {
+    Mesh::from_bytes(&model.files[&resource(&["mesh", &format!("{name}.msh")])]).unwrap()
+}
+
+/// Each vertex's influences as (bone name, weight), strongest first.
+fn influences(mesh: &Mesh, vertex: usize) -> Vec<(String, f32)> {
+    let weights = mesh.weights.as_ref().unwrap();
+    let palette = weights.palette();
+    let mut pairs: Vec<(String, f32)> =
+        weights.influences(vertex).map(|(bone, w)| (palette[bone as usize].to_text(), w)).collect();
+    pairs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    pairs
+}
+
+fn assert_same_mesh(original: &Mesh, back: &Mesh, name: &str) {
+    assert_eq!(back.positions.len(), original.positions.len(), "{name}: vertices");
+    assert_eq!(back.indices, original.indices, "{name}: the same faces, wound alike");
+    assert_eq!(back.submeshes, original.submeshes, "{name}: submeshes");
+    let far = |a: &[Vec3], b: &[Vec3]| a.iter().zip(b).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
+    assert!(far(&original.positions, &back.positions) < 0.001, "{name}: positions");
+    assert!(far(&original.normals, &back.normals) < 1e-4, "{name}: normals");
+    let uv = original.uv0.iter().zip(&back.uv0).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
+    assert!(uv < 1e-5, "{name}: UVs {uv}");
+    for v in 0..original.positions.len() {
+        let (want, got) = (influences(original, v), influences(back, v));
+        assert_eq!(want.len(), got.len(), "{name}: vertex {v} {want:?} against {got:?}");
+        for ((wb, ww), (gb, gw)) in want.iter().zip(&got) {
+            assert!(wb == gb && (ww - gw).abs() <= 1.0 / 255.0, "{name}: vertex {v} {want:?} against {got:?}");
+        }
+    }
+    assert_eq!(back.bounds, crate::format::msh::Bounds::of(&back.positions), "{name}: bounds around its vertices");
+    assert!(back.mask.has(VertexMask::WEIGHTS | VertexMask::INDICES), "{name}: the indices bit with the weights bit");
+}
+
+#[test]
+fn the_bundled_character_comes_back_with_the_same_vertices_faces_weights_and_looks() {
+    let (meshes, model) = round_trip(None);
+    let config = ModelConfig::parse(&model.files[&resource(&["model", "animodel", "biped.txt"])]).unwrap();
+    assert_eq!(config.meshes, ["biped_body", "biped_sword"]);
+    assert_eq!(config.skeleton.as_deref(), Some("biped.skl"));
+    for original in &meshes {
+        let back = mesh(&model, &original.name);
+        assert_same_mesh(&original.mesh, &back, &original.name);
+        let script =
+            MaterialScript::parse(&model.files[&resource(&["material", &format!("{}.txt", original.name)])]).unwrap();
+        let want: Vec<Surface> = original.script.as_ref().unwrap().materials.iter().map(Surface::of).collect();
+        let got: Vec<Surface> = script.materials.iter().map(Surface::of).collect();
+        assert_eq!(got.len(), want.len(), "{}: a material a submesh", original.name);
+        for (want, got) in want.iter().zip(&got) {
+            let texture = |s: &Surface| s.texture.as_ref().map(|t| t.name.to_ascii_lowercase());
+            assert_eq!(texture(got), texture(want), "{}: the same texture", original.name);
+            assert_eq!((got.transparency, got.faces), (want.transparency, want.faces), "{}", original.name);
+            assert_eq!(got.outline.is_some(), want.outline.is_some(), "{}: the outline pass", original.name);
+        }
+    }
+    assert!(model.files.contains_key(&resource(&["texture", "biped.dds"])));
+}
+
+#[test]
+fn on_a_given_skeleton_the_config_names_it_and_writes_none() {
+    let skeleton = Skeleton::from_bytes(&std::fs::read(assets().join("skeleton/biped.skl")).unwrap()).unwrap();
+    let (meshes, model) = round_trip(Some(("biped.skl".into(), skeleton)));
+    assert!(!model.files.keys().any(|path| path.starts_with("resource/skeleton")));
+    for original in &meshes {
+        assert_same_mesh(&original.mesh, &mesh(&model, &original.name), &original.name);
+    }
+}
+
+/// A glTF of one mesh node whose one primitive has `mode` and the given
+/// attributes (name, accessor type, values: `JOINTS_0` written as
+/// unsigned shorts when `JOINTS_0` names it, else floats), skinned to
+/// `joints` joint nodes when there are any.
+fn gltf_with(mode: u32, attributes: &[(&str, &str, Vec<f32>)], joints: usize) -> GltfDocument {
+    use base64::Engine;
+    use serde_json::json;
+    let mut bytes: Vec<u8> = Vec::new();
+    let (mut views, mut accessors, mut named) = (Vec::new(), Vec::new(), serde_json::Map::new());
+    for (i, (name, kind, data)) in attributes.iter().enumerate() {
+        let width = match *kind {
+            "VEC2" => 2,
+            "VEC3" => 3,
+            _ => 4,
+        };
+        let start = bytes.len();
+        let component = if *name == "JOINTS_0" {
+            bytes.extend(data.iter().flat_map(|&v| (v as u16).to_le_bytes()));
+            5123
+        } else {
+            bytes.extend(data.iter().flat_map(|v| v.to_le_bytes()));
+            5126
+        };
+        views.push(json!({"buffer": 0, "byteOffset": start, "byteLength": bytes.len() - start}));
+        let mut accessor =
+            json!({"bufferView": i, "componentType": component, "count": data.len() / width, "type": kind});
+        if *name == "POSITION" {
+            accessor["min"] = json!([-1e9, -1e9, -1e9]);
+            accessor["max"] = json!([1e9, 1e9, 1e9]);
+        }
+        accessors.push(accessor);
+        named.insert((*name).to_owned(), json!(i));
+    }
+    // The joints hang under one root node, after them.
+    let mut nodes = vec![json!({"name": "thing", "mesh": 0})];
+    nodes.extend((0..joints).map(|j| json!({"name": format!("bone{j}")})));
+    nodes.push(json!({"name": "root", "children": (1..=joints).collect::<Vec<_>>()}));
+    let mut root = json!({
+        "asset": {"version": "2.0"},
+        "scenes": [{"nodes": [0, joints + 1]}],
+        "meshes": [{"name": "thing", "primitives": [{"mode": mode, "attributes": named}]}],
+        "accessors": accessors,
+        "bufferViews": views,
+        "buffers": [{"byteLength": bytes.len(), "uri": format!("data:application/octet-stream;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(&bytes))}],
+    });
+    if joints > 0 {
+        nodes[0]["skin"] = json!(0);
+        root["skins"] = json!([{"joints": (1..=joints).collect::<Vec<_>>()}]);
+    }
+    root["nodes"] = json!(nodes);
+    GltfDocument::from_slice(root.to_string().as_bytes(), None).unwrap()
+}
+
+/// What importing `file` says, as text.
+fn refusal(file: &GltfDocument) -> String {
+    let options = ModelOptions { name: "thing".into(), skeleton: None, map: None, scale: 0.01 };
+    import_model(file, &options).unwrap_err().to_string()
+}
+
+/// Corners of `n` triangles, all distinct vertices.
+fn corners(n: usize) -> (Vec<f32>, Vec<f32>) {
+    let positions = (0..n * 3).flat_map(|v| [v as f32, (v % 3) as f32, 0.0]).collect();
+    let uvs = (0..n * 3).flat_map(|v| [(v % 2) as f32, 0.5]).collect();
+    (positions, uvs)
+}
+
+#[test]
+fn what_the_game_cannot_take_is_refused_naming_the_mesh_primitive_and_count() {
+    let (positions, uvs) = corners(1);
+    let no_uvs = gltf_with(4, &[("POSITION", "VEC3", positions.clone())], 0);
+    assert_eq!(refusal(&no_uvs), "mesh 'thing', primitive 0: no UVs (TEXCOORD_0); the game's meshes are textured");
+    let lines = gltf_with(1, &[("POSITION", "VEC3", positions.clone()), ("TEXCOORD_0", "VEC2", uvs)], 0);
+    assert_eq!(refusal(&lines), "mesh 'thing', primitive 0: Lines primitives; the game draws triangles only");
+    let (positions, uvs) = corners(MAX_VERTICES / 3 + 1);
+    let big = gltf_with(4, &[("POSITION", "VEC3", positions), ("TEXCOORD_0", "VEC2", uvs)], 0);
+    assert_eq!(refusal(&big), "mesh 'thing', primitive 0: 65538 vertices; a mesh holds at most 65536");
+    // Joints as floats: refused, not a panic in the glTF reader.
+    let (positions, uvs) = corners(1);
+    let attributes = [
+        ("POSITION", "VEC3", positions),
+        ("TEXCOORD_0", "VEC2", uvs),
+        ("JOINTS_1", "VEC4", vec![0.0; 12]),
+        ("WEIGHTS_0", "VEC4", [1.0, 0.0, 0.0, 0.0].repeat(3)),
+    ];
+    let floats = gltf_with(4, &attributes, 1);
+    assert_eq!(refusal(&floats), "mesh 'thing', primitive 0: Joints(1) is (F32, Vec4), which glTF does not allow");
+    // Each vertex weighted to its own joint: 258 bones.
+    let (positions, uvs) = corners(86);
+    let joints: Vec<f32> = (0..258).flat_map(|j| [j as f32, 0.0, 0.0, 0.0]).collect();
+    let weights: Vec<f32> = (0..258).flat_map(|_| [1.0, 0.0, 0.0, 0.0]).collect();
+    let attributes = [
+        ("POSITION", "VEC3", positions),
+        ("TEXCOORD_0", "VEC2", uvs),
+        ("JOINTS_0", "VEC4", joints),
+        ("WEIGHTS_0", "VEC4", weights),
+    ];
+    let many = gltf_with(4, &attributes, 258);
+    assert_eq!(refusal(&many), "mesh 'thing', primitive 0: 258 bones weighted; a mesh's palette holds at most 256");
+}
