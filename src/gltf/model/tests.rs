@@ -41,15 +41,23 @@ fn influences(mesh: &Mesh, vertex: usize) -> Vec<(String, f32)> {
     pairs
 }
 
+fn far(a: &[Vec3], b: &[Vec3]) -> f32 {
+    a.iter().zip(b).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max)
+}
+
 fn assert_same_mesh(original: &Mesh, back: &Mesh, name: &str) {
     assert_eq!(back.positions.len(), original.positions.len(), "{name}: vertices");
     assert_eq!(back.indices, original.indices, "{name}: the same faces, wound alike");
     assert_eq!(back.submeshes, original.submeshes, "{name}: submeshes");
-    let far = |a: &[Vec3], b: &[Vec3]| a.iter().zip(b).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
     assert!(far(&original.positions, &back.positions) < 0.001, "{name}: positions");
     assert!(far(&original.normals, &back.normals) < 1e-4, "{name}: normals");
     let uv = original.uv0.iter().zip(&back.uv0).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
     assert!(uv < 1e-5, "{name}: UVs {uv}");
+    assert_eq!(back.bounds, crate::format::msh::Bounds::of(&back.positions), "{name}: bounds around its vertices");
+    if original.weights.is_none() {
+        assert!(back.weights.is_none() && back.mesh_type == 0, "{name}: static");
+        return;
+    }
     for v in 0..original.positions.len() {
         let (want, got) = (influences(original, v), influences(back, v));
         assert_eq!(want.len(), got.len(), "{name}: vertex {v} {want:?} against {got:?}");
@@ -57,7 +65,6 @@ fn assert_same_mesh(original: &Mesh, back: &Mesh, name: &str) {
             assert!(wb == gb && (ww - gw).abs() <= 1.0 / 255.0, "{name}: vertex {v} {want:?} against {got:?}");
         }
     }
-    assert_eq!(back.bounds, crate::format::msh::Bounds::of(&back.positions), "{name}: bounds around its vertices");
     assert!(back.mask.has(VertexMask::WEIGHTS | VertexMask::INDICES), "{name}: the indices bit with the weights bit");
 }
 
@@ -93,6 +100,37 @@ fn on_a_given_skeleton_the_config_names_it_and_writes_none() {
     for original in &meshes {
         assert_same_mesh(&original.mesh, &mesh(&model, &original.name), &original.name);
     }
+}
+
+#[test]
+fn the_bundled_static_model_and_its_collision_come_back() {
+    use crate::format::Collision;
+    use crate::gltf::{ModelParts, export_model};
+    let character = Character::load(&assets().join("model/staticmodel/stage.txt")).unwrap();
+    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect();
+    let cms = character.collision.as_ref().and_then(|link| link.path.clone()).unwrap();
+    let collision = Collision::from_bytes(&std::fs::read(cms).unwrap()).unwrap();
+    let collisions = [("stage".to_owned(), &collision)];
+    let parts = ModelParts { skeleton: None, meshes: &meshes, animations: &[], collisions: &collisions };
+    let glb = export_model(parts, ExportOptions::default()).unwrap().bytes;
+    let file = GltfDocument::from_slice(&glb, None).unwrap();
+    let options = ModelOptions { name: "stage".into(), skeleton: None, map: None, scale: 0.01 };
+    let model = import_model(&file, &options).unwrap();
+    let config = ModelConfig::parse(&model.files[&resource(&["model", "staticmodel", "stage.txt"])]).unwrap();
+    assert_eq!(
+        (config.meshes.as_slice(), config.collision_mesh.as_deref()),
+        (["stage".to_owned()].as_slice(), Some("stage.cms"))
+    );
+    assert!(config.skeleton.is_none() && config.animations.is_empty());
+    let back = mesh(&model, "stage");
+    assert_same_mesh(&meshes[0].mesh, &back, "stage");
+    let bounds = crate::format::msh::Bounds::of(&back.positions);
+    assert_eq!(config.aabox, Some([bounds.min.to_array(), bounds.max.to_array()]));
+    assert_eq!(config.sphere.map(|s| s.1), Some(bounds.radius));
+    let back = Collision::from_bytes(&model.files[&resource(&["mesh", "stage.cms"])]).unwrap();
+    assert_eq!(back.indices, collision.indices, "the same triangles, wound alike");
+    assert!(far(&back.positions, &collision.positions) < 0.001);
+    assert_eq!(back.positions.len(), collision.positions.len());
 }
 
 /// A glTF of one mesh node whose one primitive has `mode` and the given
