@@ -568,3 +568,65 @@ fn the_window_opens_under_xvfb_takes_a_screenshot_and_exits() {
     let [r, g, b] = picture.rgb(20, 360);
     assert!(r.abs_diff(g) < 8 && g.abs_diff(b) < 8 && r > 20, "left panel pixel {r},{g},{b}");
 }
+
+/// Pixels mostly of the red and mostly of the blue of the texture Blender
+/// paints (`tests/tools/blender.py props`), however lit.
+fn paint_pixels(picture: &Picture) -> (usize, usize) {
+    let (mut red, mut blue) = (0, 0);
+    for y in 0..picture.height {
+        for x in 0..picture.width {
+            let [r, g, b] = picture.rgb(x, y).map(usize::from);
+            red += usize::from(r > 90 && r > 2 * b && r > 2 * g);
+            blue += usize::from(b > 90 && b > 2 * r && b > g + 30);
+        }
+    }
+    (red, blue)
+}
+
+/// Models Blender builds and exports with its defaults (a sword of a
+/// textured blade and a plain grip; a Mixamo-named fighter weighted to its
+/// armature, some vertices to four bones), brought in with `io3d import
+/// --model`: `io3d check` finds no error and no warning in the folder
+/// written, the game's rules hold (at most 3 weights summing to 1, the
+/// indices bit with the weights, bounds that hold every vertex), and the
+/// viewer draws each in its texture's colours.
+#[test]
+fn models_blender_builds_come_into_the_game_and_draw_in_their_colours() {
+    use bevy_io3d::format::{Mesh, VertexMask};
+    if !common::have_blender() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let built = common::blender(&[&"props", &dir.path()]);
+    for (name, both_colours) in [("sword", false), ("fighter", true)] {
+        let out = dir.path().join(format!("{name}_mod"));
+        let glb = built[name].as_str().unwrap();
+        let io3d = |args: &[&dyn AsRef<std::ffi::OsStr>]| {
+            let output = Command::new(env!("CARGO_BIN_EXE_io3d")).args(args.iter().map(|a| a.as_ref())).output();
+            let output = output.unwrap();
+            assert!(output.status.success(), "{name}: {}", String::from_utf8_lossy(&output.stderr));
+            String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
+        };
+        io3d(&[&"import", &glb, &"--model", &out]);
+        let report = io3d(&[&"check", &out]);
+        assert!(report.contains(": 0 errors, 0 warnings"), "{name}: {report}");
+        for entry in std::fs::read_dir(out.join("resource/mesh")).unwrap() {
+            let mesh = Mesh::from_bytes(&std::fs::read(entry.unwrap().path()).unwrap()).unwrap();
+            assert_eq!(mesh.bounds, bevy_io3d::format::msh::Bounds::of(&mesh.positions), "{name}: bounds");
+            let Some(weights) = &mesh.weights else { continue };
+            assert!(mesh.mask.has(VertexMask::WEIGHTS | VertexMask::INDICES), "{name}: the indices bit");
+            for vertex in 0..mesh.positions.len() {
+                let influences: Vec<f32> = weights.influences(vertex).map(|(_, w)| w).collect();
+                let sum: f32 = influences.iter().sum();
+                assert!(influences.len() <= 3 && (sum - 1.0).abs() < 1e-4, "{name}: vertex {vertex} {influences:?}");
+            }
+        }
+        let kind = if both_colours { "animodel" } else { "staticmodel" };
+        let config = out.join(format!("resource/model/{kind}/{name}.txt"));
+        let png = dir.path().join(format!("{name}.png"));
+        assert_success(&viewer(&[&config, &"--screenshot", &png, &"--size", &"640x360", &"--panels", &"none"]));
+        let (red, blue) = paint_pixels(&Picture::read(&png));
+        assert!(red > 300, "{name}: {red} red pixels");
+        assert!(!both_colours || blue > 300, "{name}: {blue} blue pixels");
+    }
+}

@@ -25,6 +25,13 @@ prints one JSON object on its last line of output.
       Blender (+Z in glTF). Gives each file's bones: name, parent, and rest
       head and tail in glTF's axes (Y up, metres, the armature object's
       transform applied).
+  props OUT_DIR
+      Build what a modder brings into the game, each with a painted texture
+      (a PNG Blender saves) on UVs, and export each with the exporter's
+      defaults: OUT_DIR/sword.glb, a sword of two parts (a textured blade,
+      a grip of plain colour); OUT_DIR/fighter.glb, the Mixamo-named
+      character with UVs and a textured material, some vertices weighted
+      to four bones. Gives each file and the texture's two colours.
 """
 
 import json
@@ -379,6 +386,99 @@ def characters(out_dir):
     return result
 
 
+# The texture's top and bottom halves, sRGB bytes.
+PAINT = [(200, 40, 30), (30, 60, 200)]
+
+
+def painted_material(name, out_dir):
+    """A material showing a 64 x 64 PNG, top half PAINT[0], bottom PAINT[1]."""
+    image = bpy.data.images.new(name + "_paint", 64, 64)
+    pixels = []
+    for row in range(64):
+        r, g, b = PAINT[1] if row < 32 else PAINT[0]
+        pixels += [r / 255, g / 255, b / 255, 1.0] * 64
+    image.pixels = pixels
+    image.filepath_raw = os.path.join(out_dir, name + "_paint.png")
+    image.file_format = "PNG"
+    image.save()
+    material = bpy.data.materials.new(name)
+    material.use_nodes = True
+    nodes = material.node_tree.nodes
+    texture = nodes.new("ShaderNodeTexImage")
+    texture.image = image
+    material.node_tree.links.new(texture.outputs["Color"], nodes["Principled BSDF"].inputs["Base Color"])
+    return material
+
+
+def plain_material(name, rgba):
+    material = bpy.data.materials.new(name)
+    material.use_nodes = True
+    material.node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value = rgba
+    return material
+
+
+def cube(name, size, location, material):
+    bpy.ops.mesh.primitive_cube_add(location=location)
+    part = bpy.context.active_object
+    part.name = name
+    part.scale = size
+    bpy.ops.object.transform_apply(scale=True)
+    part.data.materials.append(material)
+    return part
+
+
+def sword(out_dir):
+    empty_scene()
+    blade = cube("Sword", (0.03, 0.01, 0.45), (0, 0, 0.55), painted_material("Blade", out_dir))
+    grip = cube("Grip", (0.02, 0.02, 0.1), (0, 0, 0.0), plain_material("Grip", (0.1, 0.05, 0.02, 1.0)))
+    bpy.ops.object.select_all(action="DESELECT")
+    grip.select_set(True)
+    blade.select_set(True)
+    bpy.context.view_layer.objects.active = blade
+    bpy.ops.object.join()
+    path = os.path.join(out_dir, "sword.glb")
+    assert bpy.ops.export_scene.gltf(filepath=path) == {"FINISHED"}
+    return path
+
+
+def fighter(out_dir):
+    """The Mixamo character with UVs (each tube's ring around U, along V)
+    and a painted material; the head rings of tubes with a grandparent
+    weighted to four bones (0.4, 0.3, 0.2, 0.1)."""
+    empty_scene()
+    key, naming, height, down, scale = CHARACTERS[0]
+    bones = humanoid(naming, height, down)
+    armature = build_armature("Armature", bones, scale)
+    body = build_body(armature, bones, scale)
+    mesh = body.data
+    uvs = mesh.uv_layers.new(name="UVMap")
+    for loop in mesh.loops:
+        ring, around = divmod(loop.vertex_index, SEGMENTS)
+        uvs.data[loop.index].uv = (around / SEGMENTS, 0.25 if ring % 2 == 0 else 0.75)
+    mesh.materials.append(painted_material("Skin", out_dir))
+    parents = {name: parent for name, parent, _, _ in bones}
+    for vertex in mesh.vertices:
+        groups = [body.vertex_groups[g.group].name for g in vertex.groups]
+        if len(groups) != 2:
+            continue
+        grand = parents.get(groups[1])
+        great = grand and parents.get(grand)
+        if not great:
+            continue
+        chain = groups + [grand, great]
+        for bone, weight in zip(chain, (0.4, 0.3, 0.2, 0.1)):
+            group = body.vertex_groups.get(bone) or body.vertex_groups.new(name=bone)
+            group.add([vertex.index], weight, "REPLACE")
+    path = os.path.join(out_dir, "fighter.glb")
+    assert bpy.ops.export_scene.gltf(filepath=path) == {"FINISHED"}
+    return path
+
+
+def props(out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    return {"sword": sword(out_dir), "fighter": fighter(out_dir), "paint": PAINT}
+
+
 LIMBS = [
     ("LeftArm", "LeftForeArm"),
     ("LeftForeArm", "LeftHand"),
@@ -401,6 +501,8 @@ def main(argv):
         result = rigs(rest[0], rest[1], [float(t) for t in rest[2:]])
     elif command == "characters":
         result = characters(rest[0])
+    elif command == "props":
+        result = props(rest[0])
     else:
         raise SystemExit(f"unknown command {command}")
     print(json.dumps(result))
