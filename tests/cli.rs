@@ -117,7 +117,7 @@ fn check_reports_errors_with_file_and_offset_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     let good = io3d(&[&"check", &asset(""), &"--skeleton", &asset("biped.skl")]);
     stdout(&good);
-    assert!(stderr(&good).contains("checked 21 files: 0 errors"), "{}", stderr(&good));
+    assert!(stderr(&good).contains("checked 25 files: 0 errors"), "{}", stderr(&good));
 
     // A walk whose second track lost its keys, and junk beside it.
     let mut walk = Animation::from_bytes(&std::fs::read(asset("biped_walk_4002.ani")).unwrap()).unwrap();

@@ -4,7 +4,9 @@
 //! 4002, plus a model config naming them; and the same Biped as a whole
 //! character in the game's `resource/` layout (`character.rs`): skeleton,
 //! the 4002 clips, a skinned body, a sword with trail points, their
-//! material scripts, a texture and a model config.
+//! material scripts, a texture and a model config; and a static model
+//! beside it (`stage.rs`): a mesh with no weights, its script, its
+//! collision mesh and a config with no skeleton.
 //!
 //! Run it again after changing the motions:
 //! `cargo run --no-default-features --example make_samples [OUT_DIR]`
@@ -13,6 +15,7 @@ use std::f32::consts::TAU;
 use std::path::Path;
 
 mod character;
+mod stage;
 
 use bevy_io3d::anim::biped;
 use bevy_io3d::file::write_atomic;
@@ -214,6 +217,7 @@ fn main() {
     }
     save(dir, "biped.txt", CONFIG.as_bytes());
     save_character(&dir.join("resource"), &skeleton);
+    save_stage(&dir.join("resource"));
 }
 
 /// The sample character in the game's folders, under `root`.
@@ -236,4 +240,16 @@ fn save_character(root: &Path, skeleton: &Skeleton) {
     save(&folder("texture"), "biped.dds", &character::texture().to_bytes());
     let config = CONFIG.replace("#MESH_LIST\n", "#MESH_LIST\nbiped_body\nbiped_sword\n");
     save(&folder("model/animodel"), "biped.txt", config.as_bytes());
+}
+
+/// The sample static model in the game's folders, under `root`, painted
+/// with the character's texture.
+fn save_stage(root: &Path) {
+    let mesh = stage::mesh();
+    let folder = |name: &str| root.join(name);
+    std::fs::create_dir_all(folder("model/staticmodel")).expect("cannot create the resource folders");
+    save(&folder("mesh"), "stage.msh", &mesh.to_bytes().expect("the stage is writable"));
+    save(&folder("mesh"), "stage.cms", &stage::collision().to_bytes().expect("the collision is writable"));
+    save(&folder("material"), "stage.txt", stage::material_script("biped.dds").as_bytes());
+    save(&folder("model/staticmodel"), "stage.txt", stage::config(&mesh).as_bytes());
 }
