@@ -589,7 +589,8 @@ fn paint_pixels(picture: &Picture) -> (usize, usize) {
 /// --model`: `io3d check` finds no error and no warning in the folder
 /// written, the game's rules hold (at most 3 weights summing to 1, the
 /// indices bit with the weights, bounds that hold every vertex), and the
-/// viewer draws each in its texture's colours.
+/// viewer draws each in its texture's colours, from the folder written
+/// and from the glTF itself.
 #[test]
 fn models_blender_builds_come_into_the_game_and_draw_in_their_colours() {
     use bevy_io3d::format::{Mesh, VertexMask};
@@ -623,10 +624,14 @@ fn models_blender_builds_come_into_the_game_and_draw_in_their_colours() {
         }
         let kind = if both_colours { "animodel" } else { "staticmodel" };
         let config = out.join(format!("resource/model/{kind}/{name}.txt"));
-        let png = dir.path().join(format!("{name}.png"));
-        assert_success(&viewer(&[&config, &"--screenshot", &png, &"--size", &"640x360", &"--panels", &"none"]));
-        let (red, blue) = paint_pixels(&Picture::read(&png));
-        assert!(red > 300, "{name}: {red} red pixels");
-        assert!(!both_colours || blue > 300, "{name}: {blue} blue pixels");
+        // The folder written, and the glTF itself (shown as the import
+        // would write it).
+        for (what, opened) in [("config", config.as_os_str()), ("glTF", glb.as_ref())] {
+            let png = dir.path().join(format!("{name}.png"));
+            assert_success(&viewer(&[&opened, &"--screenshot", &png, &"--size", &"640x360", &"--panels", &"none"]));
+            let (red, blue) = paint_pixels(&Picture::read(&png));
+            assert!(red > 300, "{name} {what}: {red} red pixels");
+            assert!(!both_colours || blue > 300, "{name} {what}: {blue} blue pixels");
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 mod ani;
 mod dds;
+mod file;
 mod links;
 mod material;
 mod msh;
@@ -11,6 +12,7 @@ mod skl;
 
 pub use ani::check_ani;
 pub use dds::check_dds;
+pub use file::{check_file, unreadable};
 pub use links::{CharacterCheck, check_character, check_mesh_scripts};
 pub use material::check_material;
 pub use msh::{check_cms, check_mesh_bones, check_msh};

@@ -7,10 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use bevy_io3d::check::{
-    Finding, Rule, Severity, catalogue, check_ani, check_character, check_cms, check_dds, check_material,
-    check_mesh_scripts, check_msh, check_skl, group,
+    Finding, Severity, catalogue, check_character, check_file, check_mesh_scripts, group, unreadable,
 };
-use bevy_io3d::format::{BinaryKind, Magic, ModelConfig, Skeleton, sniff};
+use bevy_io3d::format::Skeleton;
 use bevy_io3d::resource::{Character, ResourceFolder, ResourceKind, text_kind};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -249,38 +248,9 @@ fn check_target(target: &Target, skeleton: Option<&PathBuf>) -> (Vec<FileFinding
 /// neither a config nor a script are a finding; found in a folder, they
 /// are skipped.
 fn lint_file(path: &Path, skeleton: Option<&Skeleton>, named: bool) -> Vec<FileFinding> {
-    let in_file = |findings: Vec<Finding>| -> Vec<FileFinding> {
-        findings.into_iter().map(|finding| FileFinding { file: path.to_path_buf(), finding }).collect()
+    let findings = match std::fs::read(path) {
+        Ok(bytes) => check_file(path, &bytes, skeleton, named),
+        Err(error) => vec![unreadable(format!("cannot read: {error}"))],
     };
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) => return in_file(vec![unreadable(format!("cannot read: {error}"))]),
-    };
-    match sniff(&bytes) {
-        Some(Magic::Binary(BinaryKind::Skl)) => in_file(check_skl(&bytes)),
-        Some(Magic::Binary(BinaryKind::Msh)) => in_file(check_msh(&bytes, skeleton)),
-        Some(Magic::Binary(BinaryKind::Cms)) => in_file(check_cms(&bytes)),
-        Some(Magic::Dds) => in_file(check_dds(&bytes)),
-        _ if has_extension(path, "txt") => match text_kind(path, &bytes) {
-            Some(ResourceKind::Material) => in_file(check_material(&bytes)),
-            Some(_) => match ModelConfig::parse(&bytes) {
-                Ok(_) => Vec::new(),
-                Err(error) => in_file(vec![unreadable(error.to_string())]),
-            },
-            None if named => in_file(vec![unreadable(
-                "neither a model config (no #SECTION lines) nor a material script (no material block)".into(),
-            )]),
-            None => Vec::new(),
-        },
-        _ if has_extension(path, "msh") => in_file(check_msh(&bytes, skeleton)),
-        _ if has_extension(path, "cms") => in_file(check_cms(&bytes)),
-        _ if has_extension(path, "skl") => in_file(check_skl(&bytes)),
-        _ if has_extension(path, "dds") => in_file(check_dds(&bytes)),
-        _ => in_file(check_ani(&bytes, skeleton)),
-    }
-}
-
-/// The finding for a file or folder that cannot be read or searched.
-fn unreadable(message: String) -> Finding {
-    Finding::new(Rule::Unreadable, 0, message)
+    findings.into_iter().map(|finding| FileFinding { file: path.to_path_buf(), finding }).collect()
 }

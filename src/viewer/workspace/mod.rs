@@ -139,6 +139,9 @@ pub struct Workspace {
     pub previews: Vec<OpenPreview>,
     /// Files that could not be opened, and why (newest last).
     pub problems: Vec<String>,
+    /// The folders glTF models were written into to be shown as the game
+    /// would load them, kept while the viewer runs.
+    pub import_folders: Vec<tempfile::TempDir>,
 }
 
 /// The asset stores the workspace fills.
@@ -154,6 +157,7 @@ pub struct Stores<'w> {
 
 mod bundled;
 mod clay;
+mod import_preview;
 mod open;
 mod preview;
 mod reload;

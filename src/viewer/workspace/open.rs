@@ -7,7 +7,8 @@ use crate::format::{BinaryKind, Magic, sniff};
 impl Workspace {
     /// Opens files: `.ani`, `.skl` (by their magic), model configs
     /// (`.txt`, which bring their skeleton and animations) and glTF files
-    /// (whose animations are imported onto the skeleton). What cannot be
+    /// (a character or prop shown as the import would write it, or
+    /// animations alone imported onto the skeleton). What cannot be
     /// opened is listed in [`Self::problems`]. The first new animation
     /// becomes the current one (the first imported one, if any).
     pub fn open(&mut self, paths: &[PathBuf], stores: &mut Stores) {
@@ -53,8 +54,12 @@ impl Workspace {
                 }
                 self.attach_mesh(path, stores);
             }
+            // A glTF with meshes is shown as the game's files the import
+            // makes of it; one of animations alone plays on the skeleton.
             Ok(bytes) if gltf::is_gltf(path, &bytes) => {
-                self.import_gltf(path, stores);
+                if !self.open_gltf_model(path, stores) {
+                    self.import_gltf(path, stores);
+                }
                 return true;
             }
             Ok(bytes) => {
@@ -108,7 +113,7 @@ impl Workspace {
     /// Opens a model config's skeleton and animations, found by the
     /// client's folder rules, and draws its meshes on the rig in place of
     /// the ones shown before.
-    fn open_config(&mut self, path: &Path, stores: &mut Stores) {
+    pub(super) fn open_config(&mut self, path: &Path, stores: &mut Stores) {
         let character = match Character::load(path) {
             Ok(character) => character,
             Err(error) => return self.problems.push(error.to_string()),
