@@ -590,7 +590,9 @@ fn paint_pixels(picture: &Picture) -> (usize, usize) {
 /// written, the game's rules hold (at most 3 weights summing to 1, the
 /// indices bit with the weights, bounds that hold every vertex), and the
 /// viewer draws each in its texture's colours, from the folder written
-/// and from the glTF itself.
+/// and from the glTF itself. The fighter's `.skl`, made of its armature,
+/// goes back through `io3d export` into Blender with every bone's head
+/// within 0.1 mm.
 #[test]
 fn models_blender_builds_come_into_the_game_and_draw_in_their_colours() {
     use bevy_io3d::format::{Mesh, VertexMask};
@@ -624,6 +626,21 @@ fn models_blender_builds_come_into_the_game_and_draw_in_their_colours() {
         }
         let kind = if both_colours { "animodel" } else { "staticmodel" };
         let config = out.join(format!("resource/model/{kind}/{name}.txt"));
+        if both_colours {
+            // The .skl made of the armature, exported again and read by
+            // Blender: every bone's head where Blender had it.
+            let glb_back = dir.path().join("fighter_back.glb");
+            io3d(&[&"export", &config, &"-o", &glb_back]);
+            let back = common::blender(&[&"rest", &glb_back]);
+            let head =
+                |bone: &serde_json::Value| -> [f64; 3] { std::array::from_fn(|i| bone["head"][i].as_f64().unwrap()) };
+            let back_bones = back["bones"].as_array().unwrap();
+            for bone in built["fighter_bones"].as_array().unwrap() {
+                let found = back_bones.iter().find(|b| b["name"] == bone["name"]).unwrap_or_else(|| panic!("{bone}"));
+                let gap = head(bone).iter().zip(head(found)).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt();
+                assert!(gap < 1e-4, "{}: {gap} m from Blender's head", bone["name"]);
+            }
+        }
         // The folder written, and the glTF itself (shown as the import
         // would write it).
         for (what, opened) in [("config", config.as_os_str()), ("glTF", glb.as_ref())] {

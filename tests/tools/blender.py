@@ -31,7 +31,11 @@ prints one JSON object on its last line of output.
       defaults: OUT_DIR/sword.glb, a sword of two parts (a textured blade,
       a grip of plain colour); OUT_DIR/fighter.glb, the Mixamo-named
       character with UVs and a textured material, some vertices weighted
-      to four bones. Gives each file and the texture's two colours.
+      to four bones. Gives each file, the texture's two colours and the
+      fighter's bones (as `characters` gives them).
+  rest IN.glb
+      Import IN.glb with Blender's defaults and give its first armature's
+      bones as `characters` gives them.
 """
 
 import json
@@ -471,12 +475,19 @@ def fighter(out_dir):
             group.add([vertex.index], weight, "REPLACE")
     path = os.path.join(out_dir, "fighter.glb")
     assert bpy.ops.export_scene.gltf(filepath=path) == {"FINISHED"}
-    return path
+    return path, rest_bones(armature)
 
 
 def props(out_dir):
     os.makedirs(out_dir, exist_ok=True)
-    return {"sword": sword(out_dir), "fighter": fighter(out_dir), "paint": PAINT}
+    sword_path = sword(out_dir)
+    fighter_path, bones = fighter(out_dir)
+    return {"sword": sword_path, "fighter": fighter_path, "fighter_bones": bones, "paint": PAINT}
+
+
+def rest_of(path):
+    import_glb(path)
+    return {"bones": rest_bones(armatures()[0])}
 
 
 LIMBS = [
@@ -503,6 +514,8 @@ def main(argv):
         result = characters(rest[0])
     elif command == "props":
         result = props(rest[0])
+    elif command == "rest":
+        result = rest_of(rest[0])
     else:
         raise SystemExit(f"unknown command {command}")
     print(json.dumps(result))
