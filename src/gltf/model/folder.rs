@@ -9,16 +9,30 @@ use std::path::{Path, PathBuf};
 /// Files by their path under the output folder (`resource/mesh/x.msh`).
 pub type Files = BTreeMap<PathBuf, Vec<u8>>;
 
-/// Writes `files` under `out`. A file that is already there is an error
-/// before anything is written (nothing of the game's is overwritten); a
-/// failure part way leaves `out` as it was.
+/// Writes `files` under `out`. A file already there with the same bytes
+/// is left as it is (the game's own skeleton, say); one with other bytes
+/// is an error before anything is written (nothing of the game's is
+/// overwritten); a failure part way leaves `out` as it was.
 pub fn write_into(out: &Path, files: &Files) -> io::Result<()> {
-    if let Some(taken) = files.keys().map(|path| out.join(path)).find(|path| path.exists()) {
-        return Err(io::Error::new(io::ErrorKind::AlreadyExists, format!("{} is already there", taken.display())));
+    let mut new = Files::new();
+    for (path, bytes) in files {
+        match std::fs::read(out.join(path)) {
+            Ok(there) if there == *bytes => {}
+            Ok(_) => {
+                let taken = out.join(path);
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("{} is already there", taken.display()),
+                ));
+            }
+            Err(_) => {
+                new.insert(path.clone(), bytes.clone());
+            }
+        }
     }
     let stage = staging_folder(out)?;
-    let written = write_all(stage.path(), files);
-    let moved = written.and_then(|()| move_into(stage.path(), out, files));
+    let written = write_all(stage.path(), &new);
+    let moved = written.and_then(|()| move_into(stage.path(), out, &new));
     moved.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out.display())))
 }
 
@@ -83,5 +97,9 @@ mod tests {
         assert!(error.to_string().contains("box.msh is already there"), "{error}");
         assert_eq!(std::fs::read(out.join("resource/mesh/box.msh")).unwrap(), b"theirs");
         assert!(!out.join("resource/model/staticmodel/box.txt").exists());
+        // The same bytes there already: left as they are.
+        std::fs::write(out.join("resource/mesh/box.msh"), b"MSH\0").unwrap();
+        write_into(&out, &files()).unwrap();
+        assert!(out.join("resource/model/staticmodel/box.txt").exists());
     }
 }

@@ -14,7 +14,8 @@
 //! - The glTF's animations become `.ani`s on that skeleton.
 //!
 //! Nothing is written until every file is made; then they appear together
-//! ([`ImportedModel::write`]).
+//! ([`ImportedModel::write`]). A given skeleton is written with them, so
+//! that the folder is whole.
 
 mod collision;
 mod folder;
@@ -154,15 +155,11 @@ fn animated(
     config: &mut ModelConfig,
     out: &mut ImportedModel,
 ) -> Result<(), GltfError> {
-    let skeleton_file = match &bones.given {
-        Some(given) => given.clone(),
-        None => {
-            let file_name = format!("{name}.skl");
-            let bytes = bones.skeleton.to_bytes().map_err(|e| GltfError::Write(format!("{file_name}: {e}")))?;
-            out.files.insert(resource(&["skeleton", &file_name]), bytes);
-            file_name
-        }
-    };
+    // A given skeleton goes too, so that the folder is whole (over the
+    // game's own file, it is the same bytes and left alone).
+    let skeleton_file = bones.given.clone().unwrap_or_else(|| format!("{name}.skl"));
+    let bytes = bones.skeleton.to_bytes().map_err(|e| GltfError::Write(format!("{skeleton_file}: {e}")))?;
+    out.files.insert(resource(&["skeleton", &skeleton_file]), bytes);
     config.skeleton = Some(skeleton_file);
     let mut taken = Vec::new();
     for animation in file.animation_names() {

@@ -93,10 +93,10 @@ fn the_bundled_character_comes_back_with_the_same_vertices_faces_weights_and_loo
 }
 
 #[test]
-fn on_a_given_skeleton_the_config_names_it_and_writes_none() {
-    let skeleton = Skeleton::from_bytes(&std::fs::read(assets().join("skeleton/biped.skl")).unwrap()).unwrap();
-    let (meshes, model) = round_trip(Some(("biped.skl".into(), skeleton)));
-    assert!(!model.files.keys().any(|path| path.starts_with("resource/skeleton")));
+fn on_a_given_skeleton_the_config_names_it_and_the_folder_holds_its_bytes() {
+    let bytes = std::fs::read(assets().join("skeleton/biped.skl")).unwrap();
+    let (meshes, model) = round_trip(Some(("biped.skl".into(), Skeleton::from_bytes(&bytes).unwrap())));
+    assert_eq!(model.files[&resource(&["skeleton", "biped.skl"])], bytes, "the game's file, byte for byte");
     for original in &meshes {
         assert_same_mesh(&original.mesh, &mesh(&model, &original.name), &original.name);
     }
