@@ -185,6 +185,15 @@ fn failures_are_one_clear_line_and_leave_no_half_written_file() {
     );
     assert_eq!(std::fs::read(&out).unwrap(), b"precious");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3, "no temporary file left behind");
+
+    // A model import the game cannot take (bones and a clip: no mesh)
+    // leaves no folder and nothing beside it.
+    let glb = dir.path().join("bones.glb");
+    let walk = asset("biped_walk_4002.ani");
+    assert!(io3d(&[&"export", &"--skeleton", &asset("biped.skl"), &walk, &"-o", &glb]).status.success());
+    let failed = io3d(&[&"import", &glb, &"--model", &dir.path().join("mod")]);
+    assert!(stderr(&failed).contains("no mesh to import"), "{}", stderr(&failed));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4, "no model folder, no staging folder");
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 
 use super::*;
-use crate::format::{MaterialScript, Mesh, ModelConfig, VertexMask};
+use crate::format::{Animation, MaterialScript, Mesh, ModelConfig, VertexMask};
 use crate::gltf::{ExportOptions, export};
 use crate::resource::{Character, MeshFiles};
 use crate::surface::Surface;
@@ -15,13 +15,14 @@ fn assets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource")
 }
 
-/// The bundled character's parts, exported to a `.glb` and imported back
-/// with `options`' skeleton and map.
+/// The bundled character's parts and its walk, exported to a `.glb` and
+/// imported back onto `skeleton` (or the armature's).
 fn round_trip(skeleton: Option<(String, Skeleton)>) -> (Vec<MeshFiles>, ImportedModel) {
     let character = Character::load(&assets().join("model/animodel/biped.txt")).unwrap();
     let original = character.skeleton.as_ref().unwrap().get().unwrap().clone();
     let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect();
-    let glb = export(&original, &meshes, &[], ExportOptions::default()).unwrap().bytes;
+    let walk = Animation::from_bytes(&std::fs::read(assets().join("animation/biped_walk_4002.ani")).unwrap()).unwrap();
+    let glb = export(&original, &meshes, &[("biped_walk_4002".into(), &walk)], ExportOptions::default()).unwrap().bytes;
     let file = GltfDocument::from_slice(&glb, None).unwrap();
     let options = ModelOptions { name: "biped".into(), skeleton, map: None, scale: ExportOptions::default().scale };
     (meshes, import_model(&file, &options).unwrap())
@@ -74,6 +75,11 @@ fn the_bundled_character_comes_back_with_the_same_vertices_faces_weights_and_loo
     let config = ModelConfig::parse(&model.files[&resource(&["model", "animodel", "biped.txt"])]).unwrap();
     assert_eq!(config.meshes, ["biped_body", "biped_sword"]);
     assert_eq!(config.skeleton.as_deref(), Some("biped.skl"));
+    // The clip comes back onto the skeleton made of the armature.
+    assert_eq!(config.animations, ["biped_walk_4002.ani"]);
+    let walk = Animation::from_bytes(&std::fs::read(assets().join("animation/biped_walk_4002.ani")).unwrap()).unwrap();
+    let back = Animation::from_bytes(&model.files[&resource(&["animation", "biped_walk_4002.ani"])]).unwrap();
+    assert_eq!((back.key_count(), back.total_ms, &back.events), (walk.key_count(), walk.total_ms, &walk.events));
     for original in &meshes {
         let back = mesh(&model, &original.name);
         assert_same_mesh(&original.mesh, &back, &original.name);
