@@ -18,6 +18,8 @@ use super::bytes::{ReadError, Reader};
 mod encode;
 
 pub use encode::{Blocks, EncodeError, EncodeProblem};
+#[cfg(feature = "gltf")]
+pub use encode::{EncodedImage, Resized};
 
 /// The four bytes every `.dds` starts with.
 pub const DDS_MAGIC: [u8; 4] = *b"DDS ";

@@ -9,8 +9,11 @@
 //! Sizes: the client loads textures with `D3DXCreateTextureFromFileInMemoryEx`
 //! at width and height 0 ("from the file, rounded up to a power of two")
 //! and no filter, so a side that is not a power of two is padded, not
-//! scaled, and the mesh's UVs miss the picture. Such images are refused,
-//! naming the image and the sizes to resize it to.
+//! scaled, and the mesh's UVs miss the picture. [`Dds::encode`] refuses
+//! such pixels, naming the image and the sizes to resize it to: its
+//! callers make their pixels and choose. [`Dds::encode_image`] (feature
+//! `gltf`), for the PNG and JPEG files a glTF model brings, resizes them
+//! to the nearest powers of two itself and tells its caller, who warns.
 
 use thiserror::Error;
 
@@ -150,54 +153,111 @@ fn half(width: u32, height: u32, rgba: &[u8]) -> (u32, u32, Vec<u8>) {
     (half_w as u32, half_h as u32, out)
 }
 
-/// The first bytes of a PNG.
+/// An image file made a texture by [`Dds::encode_image`].
 #[cfg(feature = "gltf")]
-const PNG_MAGIC: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedImage {
+    /// The texture.
+    pub dds: Dds,
+    /// Set when a side was not a power of two and the picture was
+    /// resized: the caller says so, as the texture is not its source's size.
+    pub resized: Option<Resized>,
+}
+
+/// A picture resized to powers of two, from and to (width, height).
+#[cfg(feature = "gltf")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resized {
+    /// The image's own size.
+    pub from: (u32, u32),
+    /// The texture's size.
+    pub to: (u32, u32),
+}
 
 #[cfg(feature = "gltf")]
-impl Dds {
-    /// [`Dds::encode`] of an image file's bytes, as glTF embeds them:
-    /// PNG of any colour type and depth (made 8-bit RGBA). JPEG, glTF's
-    /// other core image type, is refused with a way out: this crate has no
-    /// JPEG decoder.
-    pub fn encode_image(image: &str, bytes: &[u8], blocks: Blocks) -> Result<Self, EncodeError> {
-        let (width, height, rgba) = decode_png(bytes)
-            .map_err(|why| EncodeError { image: image.to_owned(), problem: EncodeProblem::Image(why) })?;
-        Self::encode(image, width, height, &rgba, blocks)
+impl std::fmt::Display for Resized {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let Self { from, to } = self;
+        write!(
+            f,
+            "{} x {} resized to {} x {}, as the game would pad it without scaling and UVs would miss the picture",
+            from.0, from.1, to.0, to.1
+        )
     }
 }
 
-/// A PNG as 8-bit RGBA; its size is checked before its pixels are read.
 #[cfg(feature = "gltf")]
-fn decode_png(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
-    if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        return Err("a JPEG, which this crate does not decode: save the texture as PNG \
-                    (Blender's glTF export: Images: PNG)"
-            .into());
+impl Dds {
+    /// [`Dds::encode`] of an image file's bytes, as glTF embeds them: PNG
+    /// of any colour type and depth or JPEG (baseline or progressive), made
+    /// 8-bit RGBA. A side that is not a power of two is resized to the
+    /// nearest one (which the game would otherwise pad, see the module's
+    /// doc), and [`EncodedImage::resized`] says so.
+    pub fn encode_image(image: &str, bytes: &[u8], blocks: Blocks) -> Result<EncodedImage, EncodeError> {
+        let picture = decode(bytes).map_err(|problem| EncodeError { image: image.to_owned(), problem })?;
+        let from = picture.dimensions();
+        let to = (nearest_power_of_two(from.0), nearest_power_of_two(from.1));
+        let (picture, resized) =
+            if from == to { (picture, None) } else { (resize(picture, to), Some(Resized { from, to })) };
+        let dds = Self::encode(image, to.0, to.1, picture.as_raw(), blocks)?;
+        Ok(EncodedImage { dds, resized })
     }
-    if !bytes.starts_with(&PNG_MAGIC) {
-        let found: Vec<u8> = bytes.iter().take(8).copied().collect();
-        return Err(format!("neither PNG nor JPEG: it starts with {found:02x?}"));
-    }
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::normalize_to_color8());
-    let broken = |e: png::DecodingError| format!("a broken PNG: {e}");
-    let mut reader = decoder.read_info().map_err(broken)?;
-    let (width, height) = (reader.info().width, reader.info().height);
-    if width > MAX_SIDE || height > MAX_SIDE {
-        return Err(EncodeProblem::Size { width, height }.to_string());
-    }
-    let mut pixels = vec![0; reader.output_buffer_size().ok_or("a PNG too large to decode")?];
-    let frame = reader.next_frame(&mut pixels).map_err(broken)?;
-    pixels.truncate(frame.buffer_size());
-    let rgba = match frame.color_type {
-        png::ColorType::Rgba => pixels,
-        png::ColorType::Rgb => pixels.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
-        png::ColorType::GrayscaleAlpha => pixels.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
-        png::ColorType::Grayscale => pixels.iter().flat_map(|&g| [g, g, g, 255]).collect(),
-        png::ColorType::Indexed => return Err("an indexed PNG the decoder did not expand".into()),
+}
+
+/// A PNG or JPEG as 8-bit RGBA; its size is checked before its pixels are
+/// read, so a huge image is refused rather than allocated.
+#[cfg(feature = "gltf")]
+fn decode(bytes: &[u8]) -> Result<image::RgbaImage, EncodeProblem> {
+    use image::{DynamicImage, ImageDecoder, ImageFormat};
+    let (format, name) = match image::guess_format(bytes) {
+        Ok(ImageFormat::Png) => (ImageFormat::Png, "PNG"),
+        Ok(ImageFormat::Jpeg) => (ImageFormat::Jpeg, "JPEG"),
+        _ => {
+            let found: Vec<u8> = bytes.iter().take(8).copied().collect();
+            return Err(EncodeProblem::Image(format!("neither PNG nor JPEG: it starts with {found:02x?}")));
+        }
     };
-    Ok((frame.width, frame.height, rgba))
+    let broken = |e: image::ImageError| EncodeProblem::Image(format!("a broken {name}: {e}"));
+    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    // The sides are checked here instead: the library's default memory
+    // limit (512 MiB) would refuse a 16384 x 16384 texture the game loads.
+    reader.no_limits();
+    let decoder = reader.into_decoder().map_err(broken)?;
+    let (width, height) = decoder.dimensions();
+    if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
+        return Err(EncodeProblem::Size { width, height });
+    }
+    Ok(DynamicImage::from_decoder(decoder).map_err(broken)?.into_rgba8())
+}
+
+/// The power of two nearest `side` (the larger at a tie, keeping detail);
+/// never above [`MAX_SIDE`], itself a power of two, for a side within it.
+#[cfg(feature = "gltf")]
+fn nearest_power_of_two(side: u32) -> u32 {
+    let (low, high) = (below(side), side.next_power_of_two());
+    if side - low < high - side { low } else { high }
+}
+
+/// `picture` resized to `width` x `height` with a Lanczos3 filter, in
+/// colours premultiplied by alpha (as the filter assumes), so that the
+/// colour of transparent pixels, often black, does not darken the edges of
+/// what is drawn. In floats, so that faint pixels keep their colour.
+#[cfg(feature = "gltf")]
+fn resize(picture: image::RgbaImage, (width, height): (u32, u32)) -> image::RgbaImage {
+    use image::imageops::{self, FilterType};
+    let mut premultiplied = image::DynamicImage::ImageRgba8(picture).into_rgba32f();
+    for pixel in premultiplied.pixels_mut() {
+        let alpha = pixel[3];
+        pixel.0[..3].iter_mut().for_each(|c| *c *= alpha);
+    }
+    let mut resized = imageops::resize(&premultiplied, width, height, FilterType::Lanczos3);
+    for pixel in resized.pixels_mut() {
+        // Lanczos rings a little past 0 and 1.
+        let alpha = pixel[3].clamp(0.0, 1.0);
+        pixel.0[..3].iter_mut().for_each(|c| *c = if alpha > 0.0 { *c / alpha } else { 0.0 });
+        pixel[3] = alpha;
+    }
+    image::DynamicImage::ImageRgba32F(resized).into_rgba8()
 }
 
 #[cfg(test)]
@@ -361,31 +421,149 @@ mod tests {
         out
     }
 
+    /// The texture of an image file, which must need no resizing.
+    #[cfg(feature = "gltf")]
+    fn from_file(bytes: &[u8]) -> Dds {
+        let encoded = Dds::encode_image("a.png", bytes, Blocks::ByAlpha).unwrap();
+        assert_eq!(encoded.resized, None);
+        encoded.dds
+    }
+
+    /// Why an image file is refused, as said.
+    #[cfg(feature = "gltf")]
+    fn refused(bytes: &[u8]) -> String {
+        Dds::encode_image("body.jpg", bytes, Blocks::ByAlpha).unwrap_err().to_string()
+    }
+
     #[cfg(feature = "gltf")]
     #[test]
-    fn png_of_any_colour_type_encodes_as_its_rgba_and_jpeg_is_refused_with_a_way_out() {
+    fn png_of_any_colour_type_encodes_as_its_rgba() {
         use png::{BitDepth, ColorType};
         let rgba = picture(16, 8, |x, _| (x * 16) as u8);
         let rgb: Vec<u8> = rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
         let opaque: Vec<u8> = rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
         let as_rgba = |pixels: &[u8]| Dds::encode("a.png", 16, 8, pixels, Blocks::ByAlpha).unwrap();
-        let from_png = |bytes: &[u8]| Dds::encode_image("a.png", bytes, Blocks::ByAlpha).unwrap();
-        assert_eq!(from_png(&png(16, 8, ColorType::Rgba, BitDepth::Eight, &rgba)), as_rgba(&rgba));
-        assert_eq!(from_png(&png(16, 8, ColorType::Rgb, BitDepth::Eight, &rgb)), as_rgba(&opaque));
-        // Grey and alpha, 16 bits a channel: the high bytes count.
-        let grey16: Vec<u8> = rgba.chunks_exact(4).flat_map(|p| [p[0], 7, p[3], 9]).collect();
+        assert_eq!(from_file(&png(16, 8, ColorType::Rgba, BitDepth::Eight, &rgba)), as_rgba(&rgba));
+        assert_eq!(from_file(&png(16, 8, ColorType::Rgb, BitDepth::Eight, &rgb)), as_rgba(&opaque));
+        // Grey and alpha, 16 bits a channel, scaled to 8 (v * 257 is v).
+        let grey16: Vec<u8> = rgba.chunks_exact(4).flat_map(|p| [p[0], p[0], p[3], p[3]]).collect();
         let grey: Vec<u8> = rgba.chunks_exact(4).flat_map(|p| [p[0], p[0], p[0], p[3]]).collect();
-        assert_eq!(from_png(&png(16, 8, ColorType::GrayscaleAlpha, BitDepth::Sixteen, &grey16)), as_rgba(&grey));
-        let refused = |bytes: &[u8]| Dds::encode_image("body.jpg", bytes, Blocks::ByAlpha).unwrap_err().to_string();
-        let jpeg = refused(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 16, b'J', b'F', b'I', b'F']);
-        assert!(jpeg.starts_with("texture 'body.jpg': a JPEG, which this crate does not decode"), "{jpeg}");
+        assert_eq!(from_file(&png(16, 8, ColorType::GrayscaleAlpha, BitDepth::Sixteen, &grey16)), as_rgba(&grey));
+    }
+
+    #[cfg(feature = "gltf")]
+    #[test]
+    fn broken_unknown_and_huge_images_are_refused_naming_them() {
+        use png::{BitDepth, ColorType};
         assert!(refused(b"GIF89a").contains("neither PNG nor JPEG: it starts with [47, 49, 46, 38, 39, 61]"));
-        let mut cut = png(16, 8, ColorType::Rgba, BitDepth::Eight, &rgba);
+        let mut cut = png(16, 8, ColorType::Rgb, BitDepth::Eight, &[7; 16 * 8 * 3]);
         cut.truncate(cut.len() / 2);
-        assert!(refused(&cut).contains("a broken PNG"), "{}", refused(&cut));
+        assert!(refused(&cut).starts_with("texture 'body.jpg': a broken PNG"), "{}", refused(&cut));
+        let header_only = refused(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 16, b'J', b'F', b'I', b'F']);
+        assert!(header_only.starts_with("texture 'body.jpg': a broken JPEG"), "{header_only}");
         let wide = png(20000, 1, ColorType::Grayscale, BitDepth::One, &[0; 2500]);
         assert!(refused(&wide).contains("20000 x 1: each side must be 1 to 16384 pixels"), "{}", refused(&wide));
-        let odd = png(3, 2, ColorType::Rgb, BitDepth::Eight, &[0; 18]);
-        assert!(refused(&odd).contains("3 x 2 is not a power of two"), "{}", refused(&odd));
+    }
+
+    /// The source's pixel under each pixel's centre of an image resized
+    /// from `from` to `to`.
+    #[cfg(feature = "gltf")]
+    fn sampled(rgba: &[u8], from: (u32, u32), to: (u32, u32)) -> Vec<u8> {
+        let under = |x: u32, to: u32, from: u32| ((x as f32 + 0.5) * from as f32 / to as f32) as usize;
+        image(to.0, to.1, |x, y| {
+            let at = (under(y, to.1, from.1) * from.0 as usize + under(x, to.0, from.0)) * 4;
+            rgba[at..at + 4].try_into().unwrap()
+        })
+    }
+
+    #[cfg(feature = "gltf")]
+    #[test]
+    fn a_baseline_jpeg_encodes_within_jpeg_and_dxt_error() {
+        let rgba = picture(128, 64, |_, _| 255);
+        let rgb: Vec<u8> = rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+        let mut jpeg = Vec::new();
+        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90)
+            .encode(&rgb, 128, 64, image::ExtendedColorType::Rgb8)
+            .unwrap();
+        let dds = through_the_reader(&from_file(&jpeg));
+        let (colour, rms) = error(&rgba, &dds.decode(0), 0..3);
+        eprintln!("baseline JPEG (quality 90) and DXT1: colour within {colour} (rms {rms:.2})");
+        assert_eq!((dds.width, dds.height, dds.format), (128, 64, DdsFormat::Dxt1));
+        assert!(dds.has_full_chain());
+        assert!(colour <= 24 && rms < 4.0, "{colour} {rms}");
+    }
+
+    /// A 16 x 16 progressive JPEG (ImageMagick, quality 95, no chroma
+    /// subsampling) of four 8 x 8 squares: the colours of [`QUADRANTS`].
+    #[cfg(feature = "gltf")]
+    const PROGRESSIVE_JPEG: &str = concat!(
+        "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAIBAQEBAQIBAQECAgICAgQDAgICAgUEBAMEBgUGBgYFBgYGBwkIBgcJBwYGCAsICQoK",
+        "CgoKBggLDAsKDAkKCgr/2wBDAQICAgICAgUDAwUKBwYHCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoK",
+        "CgoKCgoKCgr/wgARCAAQABADAREAAhEBAxEB/8QAFgABAQEAAAAAAAAAAAAAAAAABwYJ/8QAGAEAAgMAAAAAAAAAAAAAAAAABggC",
+        "Bwn/2gAMAwEAAhADEAAAAR8JaC+lneVt8eaYJfZ3/8QAFBABAAAAAAAAAAAAAAAAAAAAIP/aAAgBAQABBQIf/8QAFBEBAAAAAAAA",
+        "AAAAAAAAAAAAIP/aAAgBAwEBPwEf/8QAFBEBAAAAAAAAAAAAAAAAAAAAIP/aAAgBAgEBPwEf/8QAFBABAAAAAAAAAAAAAAAAAAAA",
+        "IP/aAAgBAQAGPwIf/8QAFBABAAAAAAAAAAAAAAAAAAAAIP/aAAgBAQABPyEf/9oADAMBAAIAAwAAABAAD//EABQRAQAAAAAAAAAA",
+        "AAAAAAAAACD/2gAIAQMBAT8QH//EABQRAQAAAAAAAAAAAAAAAAAAACD/2gAIAQIBAT8QH//EABQQAQAAAAAAAAAAAAAAAAAAACD/",
+        "2gAIAQEAAT8QH//Z",
+    );
+
+    /// Top left, top right, bottom left, bottom right.
+    #[cfg(feature = "gltf")]
+    const QUADRANTS: [[u8; 3]; 4] = [[0xc0, 0x20, 0x20], [0x20, 0xa0, 0x40], [0x20, 0x40, 0xc0], [0xf0, 0xe0, 0xa0]];
+
+    #[cfg(feature = "gltf")]
+    #[test]
+    fn a_progressive_jpeg_encodes_within_jpeg_and_dxt_error() {
+        use base64::Engine;
+        let jpeg = base64::engine::general_purpose::STANDARD.decode(PROGRESSIVE_JPEG).unwrap();
+        // SOF2: progressive, Huffman coded.
+        assert!(jpeg.windows(2).any(|m| m == [0xFF, 0xC2]));
+        let expected = image(16, 16, |x, y| {
+            let [r, g, b] = QUADRANTS[(y / 8 * 2 + x / 8) as usize];
+            [r, g, b, 255]
+        });
+        let dds = through_the_reader(&from_file(&jpeg));
+        let (colour, rms) = error(&expected, &dds.decode(0), 0..3);
+        eprintln!("progressive JPEG (quality 95) and DXT1: colour within {colour} (rms {rms:.2})");
+        assert_eq!((dds.width, dds.height, dds.format), (16, 16, DdsFormat::Dxt1));
+        assert!(dds.has_full_chain());
+        assert!(colour <= 8 && rms < 2.0, "{colour} {rms}");
+    }
+
+    #[cfg(feature = "gltf")]
+    #[test]
+    fn sides_not_powers_of_two_are_resized_to_the_nearest_and_said() {
+        use png::{BitDepth, ColorType};
+        let rgba = picture(300, 200, |x, y| (x + y).min(255) as u8);
+        let file = png(300, 200, ColorType::Rgba, BitDepth::Eight, &rgba);
+        let encoded = Dds::encode_image("skin.png", &file, Blocks::ByAlpha).unwrap();
+        let resized = encoded.resized.unwrap();
+        assert_eq!(resized, Resized { from: (300, 200), to: (256, 256) });
+        assert!(resized.to_string().starts_with("300 x 200 resized to 256 x 256, as the game would pad it"));
+        let dds = through_the_reader(&encoded.dds);
+        assert_eq!((dds.width, dds.height, dds.format, dds.levels.len()), (256, 256, DdsFormat::Dxt5, 9));
+        assert!(dds.has_full_chain());
+        let decoded = dds.decode(0);
+        let under = sampled(&rgba, (300, 200), (256, 256));
+        let ((colour, rms), (alpha, alpha_rms)) = (error(&under, &decoded, 0..3), error(&under, &decoded, 3..4));
+        eprintln!(
+            "300 x 200 to 256 x 256 and DXT5, against the source under each pixel: colour within {colour} \
+             (rms {rms:.2}), alpha within {alpha} (rms {alpha_rms:.2})"
+        );
+        assert!(colour <= 24 && rms < 4.0, "{colour} {rms}");
+        assert!(alpha <= 6 && alpha_rms < 2.0, "{alpha} {alpha_rms}");
+        let sides: Vec<u32> = [1, 2, 3, 5, 6, 7, 12, 300, 383, 384, 385, 16383].map(nearest_power_of_two).into();
+        assert_eq!(sides, [1, 2, 4, 4, 8, 8, 16, 256, 256, 512, 512, 16384]);
+    }
+
+    #[cfg(feature = "gltf")]
+    #[test]
+    fn resizing_does_not_darken_what_borders_transparent_pixels() {
+        // White on the right, transparent black on the left.
+        let rgba = image(12, 4, |x, _| if x < 6 { [0; 4] } else { [255; 4] });
+        let resized = resize(image::RgbaImage::from_raw(12, 4, rgba).unwrap(), (16, 4));
+        let seen: Vec<[u8; 4]> = resized.pixels().map(|p| p.0).filter(|p| p[3] > 0).collect();
+        assert!(seen.iter().any(|p| p[3] < 255), "{seen:?}");
+        assert!(seen.iter().all(|p| p[..3] == [255; 3]), "{seen:?}");
     }
 }

@@ -19,6 +19,9 @@ pub struct Textures {
     pub files: BTreeMap<String, Vec<u8>>,
     /// Image index (or colour) to file name.
     made: BTreeMap<Source, String>,
+    /// Images resized to powers of two, said once each: the textures
+    /// are not their sources' sizes.
+    pub warnings: Vec<String>,
 }
 
 /// What a texture is made from.
@@ -65,9 +68,12 @@ impl Textures {
         let stem = image.name().map_or_else(|| format!("image_{}", image.index()), name_stem);
         let name = self.unused(&stem);
         let bytes = file.image(image)?;
-        let dds =
+        let encoded =
             Dds::encode_image(&name, &bytes, Blocks::ByAlpha).map_err(|e| GltfError::Unsupported(e.to_string()))?;
-        self.add(Source::Image(image.index()), name, &dds)
+        if let Some(resized) = encoded.resized {
+            self.warnings.push(format!("texture '{name}': {resized}"));
+        }
+        self.add(Source::Image(image.index()), name, &encoded.dds)
     }
 
     /// A small texture of one colour (glTF's linear factor), for a
@@ -97,5 +103,40 @@ impl Textures {
     fn unused(&self, stem: &str) -> String {
         let taken: Vec<String> = self.files.keys().map(|n| n.trim_end_matches(".dds").to_owned()).collect();
         format!("{}.dds", unused(stem, &taken))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use base64::Engine;
+
+    use super::*;
+
+    #[test]
+    fn an_image_whose_sides_are_not_powers_of_two_is_resized_and_said_once() {
+        let mut png = Vec::new();
+        let mut encoder = png::Encoder::new(&mut png, 300, 200);
+        encoder.set_color(png::ColorType::Rgb);
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_image_data(&[90; 300 * 200 * 3]).unwrap();
+        writer.finish().unwrap();
+        let uri = base64::engine::general_purpose::STANDARD.encode(&png);
+        let json = format!(
+            r#"{{"asset":{{"version":"2.0"}},"images":[{{"name":"skin","uri":"data:image/png;base64,{uri}"}}]}}"#
+        );
+        let file = GltfDocument::from_slice(json.as_bytes(), None).unwrap();
+        let image = file.document.images().next().unwrap();
+        let mut textures = Textures::default();
+        assert_eq!(textures.image(&file, &image).unwrap(), "skin.dds");
+        assert_eq!(textures.image(&file, &image).unwrap(), "skin.dds");
+        assert_eq!(
+            textures.warnings,
+            ["texture 'skin.dds': 300 x 200 resized to 256 x 256, as the game would pad it without scaling and \
+              UVs would miss the picture"]
+        );
+        let dds = Dds::from_bytes(&textures.files["skin.dds"]).unwrap();
+        assert_eq!((dds.width, dds.height), (256, 256));
+        // One grey, within DXT1's 5 and 6 bits a channel.
+        assert!(dds.decode(0).chunks_exact(4).all(|p| p[..3].iter().all(|c| c.abs_diff(90) <= 2) && p[3] == 255));
     }
 }

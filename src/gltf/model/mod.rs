@@ -110,6 +110,7 @@ pub fn import_model(file: &GltfDocument, options: &ModelOptions) -> Result<Impor
     for (texture, bytes) in textures.files {
         out.files.insert(resource(&["texture", &texture]), bytes);
     }
+    out.warnings.extend(textures.warnings);
     match bones {
         Some(bones) => animated(file, &name, bones, options.map.clone(), &mut config, &mut out)?,
         None => static_model(&scene, &name, &collision_nodes, &all_positions, &mut config, &mut out)?,
