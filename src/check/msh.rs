@@ -6,14 +6,9 @@ use glam::Vec3;
 
 use super::{Finding, Rule, check_string, check_trailing, missing_bone};
 use crate::anim::BoneNames;
+use crate::format::msh::{MAX_PALETTE, MAX_VERTICES};
 use crate::format::msh::{MSH_VERSIONS, VertexArray, VertexMask};
 use crate::format::{Collision, Mesh, MshLayout, Skeleton, Weights};
-
-/// The most palette entries the client's byte-packed bone indices address.
-const MAX_PALETTE: usize = 256;
-
-/// The most vertices 16-bit indices address.
-const MAX_VERTICES: usize = 1 << 16;
 
 /// How far a vertex's leading weights may sum from 1 before it is reported.
 const WEIGHT_SUM_TOLERANCE: f32 = 0.01;

@@ -58,11 +58,16 @@ pub struct ArmatureOptions {
     /// glTF units a game unit, as [`ExportOptions::scale`]: 0.01 by
     /// default (glTF's metres).
     pub scale: f32,
+    /// Bind at the rest pose whatever the skin's matrices say: for meshes
+    /// whose vertices are written where the scene puts them at rest (the
+    /// model import), which the rest pose's inverse then skins as glTF
+    /// does.
+    pub bind_at_rest: bool,
 }
 
 impl Default for ArmatureOptions {
     fn default() -> Self {
-        Self { skin: None, scale: ExportOptions::default().scale }
+        Self { skin: None, scale: ExportOptions::default().scale, bind_at_rest: false }
     }
 }
 
@@ -103,7 +108,10 @@ pub fn armature(file: &GltfDocument, options: &ArmatureOptions) -> Result<Armatu
     };
     let rest: Vec<BonePose> =
         nodes.iter().map(|&n| pose(scene[n], n, "place in the scene")).collect::<Result<_, _>>()?;
-    let binds = bind_matrices(file, &skin, &joints, &scene, &mut warnings)?;
+    let binds = match options.bind_at_rest {
+        true => None,
+        false => bind_matrices(file, &skin, &joints, &scene, &mut warnings)?,
+    };
     let bind: Vec<BonePose> = (nodes.iter().zip(&rest))
         .map(|(&node, &at_rest)| match (binds.as_ref(), joint_at[node]) {
             (Some(binds), Some(joint)) => pose(binds[joint], node, "inverse bind matrix"),
@@ -310,7 +318,8 @@ mod tests {
     /// `skeleton` exported by the crate and read back at `scale`.
     fn round_trip(skeleton: &Skeleton, scale: f32) -> Armature {
         let glb = export(skeleton, &[], &[], ExportOptions { scale }).unwrap().bytes;
-        armature(&GltfDocument::from_slice(&glb, None).unwrap(), &ArmatureOptions { skin: None, scale }).unwrap()
+        armature(&GltfDocument::from_slice(&glb, None).unwrap(), &ArmatureOptions { scale, ..Default::default() })
+            .unwrap()
     }
 
     /// The largest difference of two quaternions as the same turn (`q` and
@@ -506,7 +515,7 @@ mod tests {
         assert_eq!(pick("second").unwrap().skeleton.bones[0].name, "b");
         assert_eq!(pick("skin 0").unwrap().skeleton.bones[0].name, "a");
         assert!(pick("third").unwrap_err().to_string().contains("no skin named 'third'; the file has: first, second"));
-        let bad_scale = armature(&two, &ArmatureOptions { skin: None, scale: -1.0 }).unwrap_err();
+        let bad_scale = armature(&two, &ArmatureOptions { scale: -1.0, ..Default::default() }).unwrap_err();
         assert!(matches!(bad_scale, GltfError::Scale(_)));
     }
 

@@ -74,7 +74,8 @@ impl GltfDocument {
         match image.source() {
             ::gltf::image::Source::View { view, .. } => {
                 let buffer = self.buffer(view.buffer()).unwrap_or_default();
-                let bytes = buffer.get(view.offset()..view.offset() + view.length());
+                let end = view.offset().saturating_add(view.length());
+                let bytes = buffer.get(view.offset()..end);
                 bytes
                     .map(<[u8]>::to_vec)
                     .ok_or_else(|| GltfError::Invalid(format!("{}: past its buffer's end", what())))

@@ -48,7 +48,7 @@ pub use document::{GltfDocument, is_gltf};
 pub use export::{COLLISION_SUFFIX, ExportOptions, Exported, ModelParts, dds_to_png, export, export_model};
 pub use extras::{AnimationExtras, EventExtra, TrackWeight};
 pub use import::{ImportOptions, Imported, import, suggested_map};
-pub use model::{Files, ImportedModel, MAX_PALETTE, MAX_VERTICES, MAX_WEIGHTS, ModelOptions, import_model};
+pub use model::{Files, ImportedModel, MAX_WEIGHTS, ModelOptions, import_model};
 pub use source::{SourceAnimation, SourceNodes};
 
 /// Why a glTF could not be written or read.

@@ -210,7 +210,7 @@ enum Command {
         skeleton: Option<PathBuf>,
         /// Import the whole model (meshes, materials, textures, collision,
         /// skeleton, animations) as a resource folder under this folder.
-        #[arg(long, value_name = "OUT_DIR", conflicts_with_all = ["output", "suggest", "animation", "base"])]
+        #[arg(long, value_name = "OUT_DIR", conflicts_with_all = ["output", "suggest", "animation", "base", "version", "tolerance"])]
         model: Option<PathBuf>,
         /// The model's name (its config's and skeleton's file name;
         /// default: the glTF's file name).

@@ -32,6 +32,14 @@ pub const CONTROL_POINT_VERSION: i32 = 2002;
 /// The versions the game's tools write.
 pub const MSH_VERSIONS: [i32; 3] = [2000, 2001, CONTROL_POINT_VERSION];
 
+/// The most vertices a mesh (or a `.cms`) addresses: its indices are 16
+/// bits.
+pub const MAX_VERTICES: usize = 1 << 16;
+
+/// The most bone names a skinned mesh's palette holds: the client packs
+/// bone indices in bytes.
+pub const MAX_PALETTE: usize = 256;
+
 /// The mesh type the client skins; every other type draws as stored.
 pub const ANIMATED_MESH: i32 = 1;
 

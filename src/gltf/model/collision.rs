@@ -6,7 +6,8 @@ use crate::anim::swapped_triangles;
 use crate::format::Collision;
 
 use super::super::{COLLISION_SUFFIX, GltfError};
-use super::mesh::{MAX_VERTICES, Scene};
+use super::mesh::{Scene, check_types};
+use crate::format::msh::MAX_VERTICES;
 
 /// Whether a mesh node is collision: it or its mesh is named `*_collision`.
 pub fn is_collision(node: &::gltf::Node) -> bool {
@@ -28,6 +29,7 @@ pub fn collision(scene: &Scene, nodes: &[::gltf::Node]) -> Result<Collision, Glt
             if primitive.mode() != ::gltf::mesh::Mode::Triangles {
                 return Err(limit(format!("{:?} primitives; collision is triangles", primitive.mode())));
             }
+            check_types(&primitive).map_err(limit)?;
             let reader = primitive.reader(|buffer| scene.file.buffer(buffer));
             let positions: Vec<Vec3> =
                 reader.read_positions().ok_or_else(|| limit("no positions".into()))?.map(Vec3::from).collect();

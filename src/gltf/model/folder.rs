@@ -3,7 +3,7 @@
 //! moved into place only when every one is written.
 
 use std::collections::BTreeMap;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// Files by their path under the output folder (`resource/mesh/x.msh`).
@@ -16,18 +16,17 @@ pub type Files = BTreeMap<PathBuf, Vec<u8>>;
 pub fn write_into(out: &Path, files: &Files) -> io::Result<()> {
     let mut new = Files::new();
     for (path, bytes) in files {
-        match std::fs::read(out.join(path)) {
+        let target = out.join(path);
+        match std::fs::read(&target) {
             Ok(there) if there == *bytes => {}
             Ok(_) => {
-                let taken = out.join(path);
-                return Err(io::Error::new(
-                    io::ErrorKind::AlreadyExists,
-                    format!("{} is already there", taken.display()),
-                ));
+                let message = format!("{} is already there", target.display());
+                return Err(io::Error::new(io::ErrorKind::AlreadyExists, message));
             }
-            Err(_) => {
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
                 new.insert(path.clone(), bytes.clone());
             }
+            Err(error) => return Err(io::Error::new(error.kind(), format!("{}: {error}", target.display()))),
         }
     }
     let stage = staging_folder(out)?;
@@ -51,23 +50,45 @@ fn write_all(stage: &Path, files: &Files) -> io::Result<()> {
     for (path, bytes) in files {
         let path = stage.join(path);
         std::fs::create_dir_all(path.parent().unwrap_or(stage))?;
-        std::fs::write(&path, bytes)?;
-        std::fs::File::open(&path)?.sync_all()?;
+        let mut file = std::fs::File::create(&path)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
     }
     Ok(())
 }
 
 /// The staged files into `out`: the whole folder at once when `out` is
-/// not there yet, else file by file (each a rename; none was there).
+/// not there yet (with a folder's usual permissions: the staging folder
+/// was private), else file by file, each a rename, the ones moved taken
+/// back out if one fails.
 fn move_into(stage: &Path, out: &Path, files: &Files) -> io::Result<()> {
     if !out.exists() {
-        return std::fs::rename(stage, out);
+        std::fs::rename(stage, out)?;
+        return open_up(out);
     }
+    let mut moved = Vec::new();
     for path in files.keys() {
         let target = out.join(path);
-        std::fs::create_dir_all(target.parent().unwrap_or(out))?;
-        std::fs::rename(stage.join(path), target)?;
+        let result = std::fs::create_dir_all(target.parent().unwrap_or(out))
+            .and_then(|()| std::fs::rename(stage.join(path), &target));
+        if let Err(error) = result {
+            moved.iter().for_each(|done: &PathBuf| drop(std::fs::remove_file(done)));
+            return Err(error);
+        }
+        moved.push(target);
     }
+    Ok(())
+}
+
+/// Gives a folder (once private) the permissions new folders get.
+#[cfg(unix)]
+fn open_up(folder: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755))
+}
+
+#[cfg(not(unix))]
+fn open_up(_: &Path) -> io::Result<()> {
     Ok(())
 }
 

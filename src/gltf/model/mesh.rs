@@ -7,29 +7,26 @@ use glam::{Mat4, Vec2, Vec3};
 
 use crate::anim::axes::mirror_x_position;
 use crate::anim::swapped_triangles;
-use crate::format::msh::{ANIMATED_MESH, Bounds};
+use crate::format::msh::{ANIMATED_MESH, Bounds, MAX_PALETTE, MAX_VERTICES};
 use crate::format::{FileString, Mesh, Submesh, VertexMask, Weights};
 
+use super::super::source::check_accessor;
 use super::super::{GltfDocument, GltfError};
-
-/// The most vertices a mesh addresses: its indices are 16 bits.
-pub const MAX_VERTICES: usize = 65_536;
-
-/// The most bone names a skinned mesh's palette holds: the client packs
-/// bone indices in bytes.
-pub const MAX_PALETTE: usize = 256;
 
 /// The most weights a vertex keeps: with four positive weights the
 /// client's software skinner reads on into the next vertex.
 pub const MAX_WEIGHTS: usize = 3;
 
 /// One primitive's vertices, read and posed at bind, still in glTF's axes.
+/// Only the first UV set is read: the game's templates draw the diffuse
+/// texture with set 1, which reads the first where a mesh has one set
+/// ([`Mesh::uv_set`]), and a second set (a bake, a lightmap) would take
+/// its place.
 #[derive(Debug, Default)]
 struct Vertices {
     positions: Vec<Vec3>,
     normals: Option<Vec<Vec3>>,
     uv0: Vec<Vec2>,
-    uv1: Option<Vec<Vec2>>,
     /// Per vertex, up to [`MAX_WEIGHTS`] (skin joint, weight) pairs.
     influences: Option<Vec<Vec<(u16, f32)>>>,
 }
@@ -54,13 +51,12 @@ impl Scene<'_> {
 
 /// A mesh node's mesh as the game's, its submeshes in primitive order;
 /// `bone` names the bone of a skin's joint (by node index).
-pub fn convert(scene: &Scene, node: &::gltf::Node, bone: &dyn Fn(usize) -> String) -> Result<Mesh, GltfError> {
+pub fn convert(scene: &Scene, node: &::gltf::Node, bone: &dyn Fn(usize) -> FileString) -> Result<Mesh, GltfError> {
     let mesh = node.mesh().ok_or_else(|| GltfError::Invalid(format!("node {}: has no mesh", node.index())))?;
     let name = mesh.name().or(node.name()).map_or_else(|| format!("mesh {}", mesh.index()), str::to_owned);
     let limit = |primitive: usize, why: String| GltfError::GameLimit { mesh: name.clone(), primitive, why };
     let mut out = Mesh { version: 2000, ..Mesh::default() };
-    let mut palette: Vec<String> = Vec::new();
-    let mut uv1 = true;
+    let mut palette: Vec<FileString> = Vec::new();
     // Primitives that share their vertex accessors (one vertex buffer
     // under several materials, as the game's meshes and this crate's
     // export have it) share their vertices.
@@ -85,7 +81,6 @@ pub fn convert(scene: &Scene, node: &::gltf::Node, bone: &dyn Fn(usize) -> Strin
                         "weighted where the mesh's other primitives are not, or not where they are".into(),
                     ));
                 }
-                uv1 &= vertices.uv1.is_some();
                 append(scene, &mut out, vertices, &mut palette, &|joint| skin_joint(node, joint).map(bone));
                 shared.push((key, first, count));
                 (first, count)
@@ -107,7 +102,7 @@ pub fn convert(scene: &Scene, node: &::gltf::Node, bone: &dyn Fn(usize) -> Strin
             ));
         }
     }
-    finish(&mut out, palette, uv1);
+    finish(&mut out, palette);
     Ok(out)
 }
 
@@ -116,13 +111,13 @@ fn skin_joint(node: &::gltf::Node, joint: u16) -> Option<usize> {
     node.skin()?.joints().nth(usize::from(joint)).map(|j| j.index())
 }
 
-/// The component types and sizes glTF allows each attribute the import
-/// reads: the `gltf` crate's readers assume them (and panic otherwise).
-fn check_types(primitive: &::gltf::Primitive) -> Result<(), String> {
+/// Each attribute the import reads, and the indices, checked as every
+/// accessor is before the `gltf` crate reads it (its readers assume the
+/// types glTF allows, and panic otherwise).
+pub fn check_types(primitive: &::gltf::Primitive) -> Result<(), String> {
     use ::gltf::Semantic;
     use ::gltf::accessor::{DataType, Dimensions};
-    let floats = [DataType::F32].as_slice();
-    let integers = [DataType::U8, DataType::U16].as_slice();
+    let (floats, integers) = ([DataType::F32].as_slice(), [DataType::U8, DataType::U16].as_slice());
     let either = [DataType::F32, DataType::U8, DataType::U16].as_slice();
     for (semantic, accessor) in primitive.attributes() {
         let (types, dimensions) = match semantic {
@@ -132,14 +127,13 @@ fn check_types(primitive: &::gltf::Primitive) -> Result<(), String> {
             Semantic::Weights(_) => (either, Dimensions::Vec4),
             _ => continue,
         };
-        if !types.contains(&accessor.data_type()) || accessor.dimensions() != dimensions {
-            let found = (accessor.data_type(), accessor.dimensions());
-            return Err(format!("{semantic:?} is {found:?}, which glTF does not allow"));
-        }
+        check_accessor(&accessor, &format!("{semantic:?}"), types, dimensions)?;
     }
-    match primitive.indices().map(|i| (i.data_type(), i.dimensions())) {
-        Some((DataType::U8 | DataType::U16 | DataType::U32, Dimensions::Scalar)) | None => Ok(()),
-        Some(found) => Err(format!("indices are {found:?}, which glTF does not allow")),
+    match primitive.indices() {
+        Some(indices) => {
+            check_accessor(&indices, "indices", &[DataType::U8, DataType::U16, DataType::U32], Dimensions::Scalar)
+        }
+        None => Ok(()),
     }
 }
 
@@ -172,11 +166,15 @@ fn read(scene: &Scene, node: &::gltf::Node, primitive: &::gltf::Primitive) -> Re
     let posed = positions.iter().zip(&matrices).map(|(p, m)| m.transform_point3(*p)).collect();
     let normals =
         normals.map(|n| n.iter().zip(&matrices).map(|(n, m)| m.transform_vector3(*n).normalize_or(Vec3::Y)).collect());
-    Ok(Vertices { positions: posed, normals, uv0, uv1: uv(1), influences })
+    Ok(Vertices { positions: posed, normals, uv0, influences })
 }
 
 /// Each joint's rest transform times its inverse bind.
 fn bind_matrices(scene: &Scene, skin: &::gltf::Skin) -> Result<Vec<Mat4>, String> {
+    if let Some(accessor) = skin.inverse_bind_matrices() {
+        use ::gltf::accessor::{DataType, Dimensions};
+        check_accessor(&accessor, "inverse bind matrices", &[DataType::F32], Dimensions::Mat4)?;
+    }
     let reader = skin.reader(|buffer| scene.file.buffer(buffer));
     let inverse: Vec<Mat4> = match reader.read_inverse_bind_matrices() {
         Some(matrices) => matrices.map(|m| Mat4::from_cols_array_2d(&m)).collect(),
@@ -198,10 +196,15 @@ fn blended(binds: &[Mat4], influences: &[(u16, f32)]) -> Result<Mat4, String> {
     Ok(if influences.is_empty() { Mat4::IDENTITY } else { sum })
 }
 
-/// The [`MAX_WEIGHTS`] largest positive weights, summing to 1.
+/// The [`MAX_WEIGHTS`] largest positive weights, summing to 1; a vertex
+/// with none (which glTF forbids, and the client would collapse) is
+/// bound wholly to its first joint.
 fn strongest(joints: &[u16; 4], weights: &[f32; 4]) -> Vec<(u16, f32)> {
-    let mut pairs: Vec<(u16, f32)> =
-        joints.iter().copied().zip(weights.iter().copied()).filter(|p| p.1 > 0.0).collect();
+    let positive = |&(_, w): &(u16, f32)| w.is_finite() && w > 0.0;
+    let mut pairs: Vec<(u16, f32)> = joints.iter().copied().zip(weights.iter().copied()).filter(positive).collect();
+    if pairs.is_empty() {
+        return vec![(joints[0], 1.0)];
+    }
     pairs.sort_by(|a, b| b.1.total_cmp(&a.1));
     pairs.truncate(MAX_WEIGHTS);
     let sum: f32 = pairs.iter().map(|p| p.1).sum();
@@ -230,15 +233,14 @@ fn append(
     scene: &Scene,
     out: &mut Mesh,
     vertices: Vertices,
-    palette: &mut Vec<String>,
-    bone: &dyn Fn(u16) -> Option<String>,
+    palette: &mut Vec<FileString>,
+    bone: &dyn Fn(u16) -> Option<FileString>,
 ) {
     let count = vertices.positions.len();
     out.positions.extend(vertices.positions.iter().map(|&p| scene.position(p)));
     let normals = vertices.normals.unwrap_or_else(|| vec![Vec3::ZERO; count]);
     out.normals.extend(normals.iter().map(|&n| mirror_x_position(n)));
     out.uv0.extend(vertices.uv0);
-    out.uv1.extend(vertices.uv1.unwrap_or_else(|| vec![Vec2::ZERO; count]));
     let Some(influences) = vertices.influences else { return };
     let weights = out.weights.get_or_insert_with(Weights::default);
     for vertex in influences {
@@ -258,7 +260,7 @@ fn append(
 
 /// The header as the game's tools write it: the mask of the arrays held,
 /// the type, the bounds and the palette.
-fn finish(out: &mut Mesh, palette: Vec<String>, uv1: bool) {
+fn finish(out: &mut Mesh, palette: Vec<FileString>) {
     out.vertex_count = out.positions.len();
     let mut mask = VertexMask::POSITION | VertexMask::UV0;
     if out.normals.iter().all(|n| *n != Vec3::ZERO) {
@@ -266,13 +268,8 @@ fn finish(out: &mut Mesh, palette: Vec<String>, uv1: bool) {
     } else {
         out.normals.clear();
     }
-    if uv1 {
-        mask |= VertexMask::UV1;
-    } else {
-        out.uv1.clear();
-    }
     if let Some(weights) = &mut out.weights {
-        weights.names = palette.iter().map(|name| FileString::from(name.as_str())).collect();
+        weights.names = palette;
         mask |= VertexMask::WEIGHTS | VertexMask::INDICES;
         out.mesh_type = ANIMATED_MESH;
     }

@@ -29,10 +29,10 @@ use std::path::{Path, PathBuf};
 
 use crate::anim::{BoneMap, suggest_map};
 use crate::format::material::template;
-use crate::format::{ModelConfig, Skeleton};
+use crate::format::{FileString, ModelConfig, Skeleton};
 
 pub use folder::Files;
-pub use mesh::{MAX_PALETTE, MAX_VERTICES, MAX_WEIGHTS};
+pub use mesh::MAX_WEIGHTS;
 
 use self::look::Textures;
 use self::mesh::Scene;
@@ -93,7 +93,7 @@ pub fn import_model(file: &GltfDocument, options: &ModelOptions) -> Result<Impor
     let mut textures = Textures::default();
     let mut all_positions = Vec::new();
     for node in &mesh_nodes {
-        let bone = |joint: usize| bones.as_ref().map_or_else(String::new, |b| b.of(joint, &nodes));
+        let bone = |joint: usize| bones.as_ref().map_or_else(FileString::default, |b| b.stored(joint, &nodes));
         let mesh = mesh::convert(&scene, node, &bone)?;
         let stem =
             unused(&file_stem(node.name().or(node.mesh().and_then(|m| m.name())).unwrap_or("mesh")), &config.meshes);
@@ -112,7 +112,15 @@ pub fn import_model(file: &GltfDocument, options: &ModelOptions) -> Result<Impor
     }
     out.warnings.extend(textures.warnings);
     match bones {
-        Some(bones) => animated(file, &name, bones, options.map.clone(), &mut config, &mut out)?,
+        Some(bones) => {
+            if !collision_nodes.is_empty() {
+                out.warnings.push("the *_collision nodes are left out: a character's config has no collision".into());
+            }
+            // Made of the armature, every joint is its own bone: motion
+            // maps by name as the weights do.
+            let map = if bones.given.is_none() { Some(bones.map.clone()) } else { options.map.clone() };
+            animated(file, &name, bones, map, &mut config, &mut out)?
+        }
         None => static_model(&scene, &name, &collision_nodes, &all_positions, &mut config, &mut out)?,
     }
     let folder = if skinned { "animodel" } else { "staticmodel" };
@@ -223,7 +231,8 @@ impl Bones {
         let (skeleton, given) = match &options.skeleton {
             Some((file_name, skeleton)) => (skeleton.clone(), Some(file_name.clone())),
             None => {
-                let made = super::armature(file, &ArmatureOptions { skin: None, scale: options.scale })?;
+                let made =
+                    super::armature(file, &ArmatureOptions { skin: None, scale: options.scale, bind_at_rest: true })?;
                 out.warnings.extend(made.warnings);
                 (made.skeleton, None)
             }
@@ -257,6 +266,15 @@ impl Bones {
                 )
             })
             .collect()
+    }
+
+    /// The stored name of the bone [`Bones::of`] gives, byte for byte as
+    /// the skeleton holds it (a CP949 name stays CP949, as the client
+    /// compares bytes).
+    fn stored(&self, joint: usize, nodes: &SourceNodes) -> FileString {
+        let name = self.of(joint, nodes);
+        let bone = self.skeleton.bones.iter().find(|b| b.name.name_text() == name);
+        bone.map_or_else(FileString::default, |b| b.name.clone())
     }
 
     /// The bone joint node `joint` weights: its own through the map, else

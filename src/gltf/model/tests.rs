@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 
 use super::*;
+use crate::format::msh::MAX_VERTICES;
 use crate::format::{Animation, MaterialScript, Mesh, ModelConfig, VertexMask};
 use crate::gltf::{ExportOptions, export};
 use crate::resource::{Character, MeshFiles};
@@ -225,7 +226,10 @@ fn what_the_game_cannot_take_is_refused_naming_the_mesh_primitive_and_count() {
         ("WEIGHTS_0", "VEC4", [1.0, 0.0, 0.0, 0.0].repeat(3)),
     ];
     let floats = gltf_with(4, &attributes, 1);
-    assert_eq!(refusal(&floats), "mesh 'thing', primitive 0: Joints(1) is (F32, Vec4), which glTF does not allow");
+    assert_eq!(
+        refusal(&floats),
+        "mesh 'thing', primitive 0: Joints(1) accessor 2 holds Vec4 F32, expected Vec4 of [U8, U16]"
+    );
     // Each vertex weighted to its own joint: 258 bones.
     let (positions, uvs) = corners(86);
     let joints: Vec<f32> = (0..258).flat_map(|j| [j as f32, 0.0, 0.0, 0.0]).collect();
