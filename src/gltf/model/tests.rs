@@ -145,6 +145,11 @@ fn the_bundled_static_model_and_its_collision_come_back() {
 /// unsigned shorts when `JOINTS_0` names it, else floats), skinned to
 /// `joints` joint nodes when there are any.
 fn gltf_with(mode: u32, attributes: &[(&str, &str, Vec<f32>)], joints: usize) -> GltfDocument {
+    GltfDocument::from_slice(gltf_json(mode, attributes, joints).to_string().as_bytes(), None).unwrap()
+}
+
+/// [`gltf_with`]'s document as JSON, to change before it is read.
+fn gltf_json(mode: u32, attributes: &[(&str, &str, Vec<f32>)], joints: usize) -> serde_json::Value {
     use base64::Engine;
     use serde_json::json;
     let mut bytes: Vec<u8> = Vec::new();
@@ -191,7 +196,7 @@ fn gltf_with(mode: u32, attributes: &[(&str, &str, Vec<f32>)], joints: usize) ->
         root["skins"] = json!([{"joints": (1..=joints).collect::<Vec<_>>()}]);
     }
     root["nodes"] = json!(nodes);
-    GltfDocument::from_slice(root.to_string().as_bytes(), None).unwrap()
+    root
 }
 
 /// What importing `file` says, as text.
@@ -242,4 +247,47 @@ fn what_the_game_cannot_take_is_refused_naming_the_mesh_primitive_and_count() {
     ];
     let many = gltf_with(4, &attributes, 258);
     assert_eq!(refusal(&many), "mesh 'thing', primitive 0: 258 bones weighted; a mesh's palette holds at most 256");
+}
+
+/// A skin that binds away from its rest pose (its one joint rests 0.1 m
+/// along X, its inverse bind is the identity: bound at the origin): the
+/// mesh is written where glTF draws it at rest, and the skeleton binds
+/// there too, so the client's skinning at rest leaves every vertex where
+/// glTF shows it.
+#[test]
+fn a_skin_bound_away_from_rest_is_drawn_by_the_client_where_gltf_draws_it() {
+    use crate::anim::axes::mirror_x_position;
+    use crate::anim::{Rig, skin_on};
+    let (positions, uvs) = corners(1);
+    let attributes = [
+        ("POSITION", "VEC3", positions.clone()),
+        ("TEXCOORD_0", "VEC2", uvs),
+        ("JOINTS_0", "VEC4", vec![0.0; 12]),
+        ("WEIGHTS_0", "VEC4", [1.0, 0.0, 0.0, 0.0].repeat(3)),
+    ];
+    let mut json = gltf_json(4, &attributes, 1);
+    json["nodes"][1]["translation"] = serde_json::json!([0.1, 0.0, 0.0]);
+    // The identity inverse bind, in a buffer of its own.
+    use base64::Engine;
+    let identity: Vec<u8> = glam::Mat4::IDENTITY.to_cols_array().iter().flat_map(|v| v.to_le_bytes()).collect();
+    let uri =
+        format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&identity));
+    json["buffers"].as_array_mut().unwrap().push(serde_json::json!({"byteLength": 64, "uri": uri}));
+    let view = json["bufferViews"].as_array().unwrap().len();
+    json["bufferViews"].as_array_mut().unwrap().push(serde_json::json!({"buffer": 1, "byteLength": 64}));
+    let accessor = json["accessors"].as_array().unwrap().len();
+    let ibm = serde_json::json!({"bufferView": view, "componentType": 5126, "count": 1, "type": "MAT4"});
+    json["accessors"].as_array_mut().unwrap().push(ibm);
+    json["skins"][0]["inverseBindMatrices"] = serde_json::json!(accessor);
+    let file = GltfDocument::from_slice(json.to_string().as_bytes(), None).unwrap();
+    let options = ModelOptions { name: "thing".into(), skeleton: None, map: None, scale: 0.01 };
+    let model = import_model(&file, &options).unwrap();
+    let mesh = mesh(&model, "thing");
+    let skeleton = Skeleton::from_bytes(&model.files[&resource(&["skeleton", "thing.skl"])]).unwrap();
+    let drawn: Vec<Vec3> =
+        positions.chunks(3).map(|p| mirror_x_position(Vec3::new(p[0] + 0.1, p[1], p[2])) / 0.01).collect();
+    assert!(far(&mesh.positions, &drawn) < 1e-3, "{:?} against {drawn:?}", mesh.positions);
+    let rig = Rig::new(&skeleton).unwrap();
+    let skinned = skin_on(&mesh, &rig, &rig.to_world(&rig.rest));
+    assert!(far(&skinned.positions, &drawn) < 1e-3, "{:?} against {drawn:?}", skinned.positions);
 }
