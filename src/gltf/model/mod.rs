@@ -66,7 +66,8 @@ pub struct ImportedModel {
 
 impl ImportedModel {
     /// Writes the files under `out` (made when missing), all or none; a
-    /// file already there stops it before anything is written.
+    /// file already there with other bytes stops it before anything is
+    /// written (one with the same bytes is left as it is).
     pub fn write(&self, out: &Path) -> std::io::Result<()> {
         folder::write_into(out, &self.files)
     }
