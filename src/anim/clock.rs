@@ -178,8 +178,13 @@ impl Step {
     /// and not in one that lands on it.
     pub fn window(&self) -> EventWindow {
         let (pre, cur, full) = (self.from_ms, self.to_ms, self.total_ms);
+        if !self.looping {
+            return EventWindow::between(pre, pre + self.moved_ms);
+        }
+        // A loop stepping back from exactly its end starts just below it:
+        // a loop's end event never fires.
+        let pre = if self.moved_ms < 0.0 && pre >= full && full > 0.0 { full.next_down() } else { pre };
         match self.wraps {
-            _ if !self.looping => EventWindow::between(pre, pre + self.moved_ms),
             0 => EventWindow::between(pre, cur),
             wraps if wraps > 0 => EventWindow::Wrapped { pre, cur, full },
             _ => EventWindow::WrappedBackward { pre, cur, full },
