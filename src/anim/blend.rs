@@ -40,14 +40,15 @@ impl PoseBlend {
 
     /// Adds every track of `clip` at `t` ms to the open group, each on the
     /// bone `track_bones` gives it, at the track's weight times `weight`
-    /// (the clip's). Tracks with no bone or no keys add nothing.
+    /// (the clip's), in track order. Tracks with no bone or no keys add
+    /// nothing. Each of the clip's timelines is searched once
+    /// ([`Clip::sample_tracks`]).
     pub fn add_clip(&mut self, clip: &Clip, track_bones: &[Option<usize>], t: f32, weight: f32, hints: &mut Hints) {
-        for (track, bone) in track_bones.iter().enumerate() {
-            let Some(bone) = *bone else { continue };
-            if let Some(pose) = clip.sample(track, t, hints) {
+        clip.sample_tracks(t, hints, |track, pose| {
+            if let Some(&Some(bone)) = track_bones.get(track) {
                 self.add(bone, clip.tracks[track].weight * weight, pose);
             }
-        }
+        });
     }
 
     /// Closes the open group on every bone (`LockBlend`): a group of

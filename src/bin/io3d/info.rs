@@ -122,8 +122,8 @@ fn print_ani(path: &Path, a: &Animation, size: u64) {
     );
     let memory = a.memory_size();
     println!("  in memory   {memory} bytes ({:.1} times the file)", memory as f64 / size.max(1) as f64);
-    let compiled = bevy_io3d::anim::Clip::new(a).key_bytes();
-    println!("  to play     {compiled} bytes of keys ({:.1} times the file)", compiled as f64 / size.max(1) as f64);
+    let compiled = bevy_io3d::anim::Clip::new(a).memory_size();
+    println!("  to play     {compiled} bytes ({:.1} times the file)", compiled as f64 / size.max(1) as f64);
     if !a.trailing.is_empty() {
         println!("  trailing    {} bytes after the last track", a.trailing.len());
     }

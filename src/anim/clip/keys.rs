@@ -1,0 +1,195 @@
+//! The positions and rotations of a clip's keys, kept in the file's own
+//! words and decoded when sampled, as the client does: a 4001 key takes 16
+//! bytes and a 4002 key 20 where decoded `f32`s would take 28.
+//!
+//! A key's position and rotation lie side by side, so that a sample reads
+//! one record a key rather than one in each of two arrays: measured on a
+//! clip of 52 tracks and 2,000 keys, as fast in forward play as keeping
+//! them apart, and up to a fifth faster at random times.
+
+use glam::{Quat, Vec3};
+
+use crate::anim::math;
+use crate::anim::sample::BonePose;
+use crate::format::rotation::{decode_eight_bytes, decode_small_three};
+use crate::format::{AniVersion, Key, PackedRotation};
+
+/// How a timeline's rotations are stored: which vector of [`Keys`] holds
+/// its keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Rotations {
+    /// 4001 words.
+    SmallThree,
+    /// 4002 word pairs.
+    EightBytes,
+    /// Four `f32`: version 4000, and keys whose words are gone or no
+    /// longer decode to their rotation (made in code, edited, retargeted).
+    Floats,
+}
+
+/// One key as sampling reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+struct StoredKey<R> {
+    position: Vec3,
+    rotation: R,
+}
+
+/// A form a key's rotation can be kept in.
+trait Stored: Copy {
+    /// `key`'s rotation in this form, if it decodes to the key's rotation
+    /// bit for bit.
+    fn of(key: &Key, version: AniVersion) -> Option<Self>;
+    fn decode(self) -> Quat;
+}
+
+impl Stored for u32 {
+    fn of(key: &Key, version: AniVersion) -> Option<Self> {
+        match key.kept_words(version)? {
+            PackedRotation::SmallThree(word) => Some(word),
+            PackedRotation::EightBytes(_) => None,
+        }
+    }
+
+    fn decode(self) -> Quat {
+        decode_small_three(self).rotation
+    }
+}
+
+impl Stored for [u32; 2] {
+    fn of(key: &Key, version: AniVersion) -> Option<Self> {
+        match key.kept_words(version)? {
+            PackedRotation::EightBytes(words) => Some(words),
+            PackedRotation::SmallThree(_) => None,
+        }
+    }
+
+    fn decode(self) -> Quat {
+        decode_eight_bytes(self)
+    }
+}
+
+impl Stored for [f32; 4] {
+    fn of(key: &Key, _: AniVersion) -> Option<Self> {
+        Some(key.rotation.to_array())
+    }
+
+    fn decode(self) -> Quat {
+        Quat::from_array(self)
+    }
+}
+
+impl<R: Stored> StoredKey<R> {
+    fn pose(&self) -> BonePose {
+        BonePose { position: self.position, rotation: self.rotation.decode() }
+    }
+}
+
+/// Which stored keys a sample reads (indices into a timeline's vector).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Read {
+    /// One key, held.
+    Hold(usize),
+    /// Two keys blended by a factor, as [`crate::anim::between`] blends
+    /// them (the factor is worked out once a timeline, not once a track).
+    Blend(usize, usize, f32),
+}
+
+/// The keys of every timeline of a clip, one vector for each form of
+/// rotation; a timeline's keys lie together in one of them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct Keys {
+    small_three: Vec<StoredKey<u32>>,
+    eight_bytes: Vec<StoredKey<[u32; 2]>>,
+    floats: Vec<StoredKey<[f32; 4]>>,
+}
+
+impl Keys {
+    /// Stores `count` keys in the smallest form that holds all of them bit
+    /// for bit, and says which form and where the first lies.
+    pub(super) fn push<'a>(
+        &mut self,
+        keys: impl Iterator<Item = &'a Key> + Clone,
+        count: usize,
+        version: AniVersion,
+    ) -> (Rotations, usize) {
+        if let Some(start) = push_all(&mut self.small_three, keys.clone(), count, version) {
+            return (Rotations::SmallThree, start);
+        }
+        if let Some(start) = push_all(&mut self.eight_bytes, keys.clone(), count, version) {
+            return (Rotations::EightBytes, start);
+        }
+        let start = push_all(&mut self.floats, keys, count, version).expect("every rotation is four f32");
+        (Rotations::Floats, start)
+    }
+
+    /// The pose `read` gives from the keys stored as `rotations`.
+    pub(super) fn pose(&self, rotations: Rotations, read: Read) -> BonePose {
+        match rotations {
+            Rotations::SmallThree => pose(&self.small_three, read),
+            Rotations::EightBytes => pose(&self.eight_bytes, read),
+            Rotations::Floats => pose(&self.floats, read),
+        }
+    }
+
+    /// Bytes the stored keys take.
+    pub(super) fn bytes(&self) -> usize {
+        size_of_val(&self.small_three[..]) + size_of_val(&self.eight_bytes[..]) + size_of_val(&self.floats[..])
+    }
+
+    /// Bytes the vectors hold, used or not.
+    pub(super) fn capacity_bytes(&self) -> usize {
+        self.small_three.capacity() * size_of::<StoredKey<u32>>()
+            + self.eight_bytes.capacity() * size_of::<StoredKey<[u32; 2]>>()
+            + self.floats.capacity() * size_of::<StoredKey<[f32; 4]>>()
+    }
+
+    pub(super) fn shrink_to_fit(&mut self) {
+        self.small_three.shrink_to_fit();
+        self.eight_bytes.shrink_to_fit();
+        self.floats.shrink_to_fit();
+    }
+}
+
+/// Appends `keys` to `into` if all `count` of them fit its form; otherwise
+/// leaves it as it was.
+fn push_all<'a, R: Stored>(
+    into: &mut Vec<StoredKey<R>>,
+    keys: impl Iterator<Item = &'a Key>,
+    count: usize,
+    version: AniVersion,
+) -> Option<usize> {
+    let start = into.len();
+    into.extend(keys.map_while(|key| Some(StoredKey { position: key.position, rotation: R::of(key, version)? })));
+    if into.len() - start == count {
+        Some(start)
+    } else {
+        into.truncate(start);
+        None
+    }
+}
+
+fn pose<R: Stored>(keys: &[StoredKey<R>], read: Read) -> BonePose {
+    match read {
+        Read::Hold(key) => keys[key].pose(),
+        Read::Blend(a, b, s) => {
+            let (a, b) = (keys[a].pose(), keys[b].pose());
+            BonePose {
+                position: math::lerp(a.position, b.position, s),
+                rotation: math::slerp(a.rotation, b.rotation, s),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_as_small_as_the_files_words() {
+        assert_eq!(size_of::<StoredKey<u32>>(), 16);
+        assert_eq!(size_of::<StoredKey<[u32; 2]>>(), 20);
+        assert_eq!(size_of::<StoredKey<[f32; 4]>>(), 28);
+    }
+}
