@@ -5,6 +5,8 @@
 //! and an action crossfading over a loop with clips as long as the
 //! community's, on the Biped and on a skeleton of the game's size. An app with the rigs and no player is
 //! the baseline that both include (transform propagation, scheduling).
+//! The crowd path's level of detail ([`AniLod`]) is measured apart,
+//! against itself posing every frame.
 //!
 //! Run: `cargo bench --no-default-features --features plugin --bench pose`
 
@@ -18,7 +20,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Action, Loop, RestPoses, Rig, biped, retarget, suggest_map};
 use bevy_io3d::format::{Animation, Skeleton};
 use bevy_io3d::plugin::{
-    AniBinding, AniClip, AniPlayer, AniRetarget, Axes, ClipSpace, Io3dPlugin, PoseOutput, RigBones, SklRig,
+    AniBinding, AniClip, AniLod, AniPlayer, AniRetarget, Axes, ClipSpace, Io3dPlugin, PoseOutput, RigBones, SklRig,
     SklSkeleton, to_bevy_clip,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -36,6 +38,9 @@ enum Player {
     Ours,
     /// Ours on the crowd path ([`PoseOutput::GlobalTransform`]).
     Crowd,
+    /// The crowd path with a level of detail: clips posed every this many
+    /// frames ([`AniLod`]).
+    CrowdLod(u32),
     Bevys,
 }
 
@@ -99,7 +104,7 @@ fn app(rigs: usize, player_kind: Player, scene: &Scene) -> App {
             Player::Turned => {
                 app.world_mut().entity_mut(entity).insert(Turned);
             }
-            Player::Ours | Player::Crowd => {
+            Player::Ours | Player::Crowd | Player::CrowdLod(_) => {
                 let mut player = AniPlayer::default();
                 player.play_loop(ours[0].clone(), Loop::default());
                 if let Some(action) = ours.get(1) {
@@ -108,9 +113,14 @@ fn app(rigs: usize, player_kind: Player, scene: &Scene) -> App {
                     player.play_action(action.clone(), Action { hold_last_frame: true, ..Action::faded(1e6, 100.0) });
                 }
                 player.seek(at_ms);
-                let output =
-                    if player_kind == Player::Crowd { PoseOutput::GlobalTransform } else { PoseOutput::Transform };
-                app.world_mut().entity_mut(entity).insert((player, output));
+                let mut character = app.world_mut().entity_mut(entity);
+                match player_kind {
+                    Player::Ours => character.insert((player, PoseOutput::Transform)),
+                    Player::CrowdLod(every) => {
+                        character.insert((player, PoseOutput::GlobalTransform, AniLod::every(every)))
+                    }
+                    _ => character.insert((player, PoseOutput::GlobalTransform)),
+                };
             }
             Player::Bevys => {
                 let mut player = AnimationPlayer::default();
@@ -170,6 +180,27 @@ fn crossfade(c: &mut Criterion) {
         }
         group.finish();
     }
+}
+
+/// The crowd path crossfading on 1,000 rigs of 52 bones with a level of
+/// detail: clips posed every frame (its baseline), every second and every
+/// fourth frame, the bones moving every frame.
+fn level_of_detail(c: &mut Criterion) {
+    let skeleton = common::game_skeleton();
+    let scene = Scene {
+        looped: common::long_clip(&skeleton, 20, 0.0),
+        action: Some(common::long_clip(&skeleton, 20, 1.5)),
+        skeleton,
+    };
+    let mut group = c.benchmark_group("crowd path, level of detail, 52 bones");
+    group.sample_size(10);
+    for every in [1, 2, 4] {
+        let mut app = app(1000, Player::CrowdLod(every), &scene);
+        group.bench_with_input(BenchmarkId::new(format!("posed every {every} frames"), 1000), &1000, |b, _| {
+            b.iter(|| app.update())
+        });
+    }
+    group.finish();
 }
 
 /// How a Mixamo-shaped crowd plays the Biped's walk.
@@ -242,5 +273,5 @@ fn retargeted(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, one_clip, crossfade, retargeted);
+criterion_group!(benches, one_clip, crossfade, level_of_detail, retargeted);
 criterion_main!(benches);

@@ -12,10 +12,18 @@
 //! holds 60 frames a second. (Without `--no-default-features` the viewer's
 //! renderer is built in release too, for nothing.)
 //!
+//! `--still` spawns the same characters with no player: the baseline
+//! (the hierarchy, propagation and scheduling) that the work of a player
+//! is measured above.
+//!
 //! `--crowd` poses through the crowd path ([`PoseOutput::GlobalTransform`]):
 //! bones' world transforms written straight, over all cores. `--moving`
 //! walks every character's entity a little each frame, as a game moves
 //! them, so that Bevy propagates every bone again.
+//!
+//! `--lod=N` gives every player a level of detail ([`AniLod`]): its clips
+//! posed every N frames, its bones interpolated in between (players
+//! spread over the frames).
 //!
 //! `--meshes` (with `--features characters`) dresses every character in
 //! four skinned meshes, the bundled body three times and its sword (1,788
@@ -30,7 +38,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Action, Loop, Rig};
 use bevy_io3d::format::{Event, FileString};
-use bevy_io3d::plugin::{AniClip, AniEventFired, AniPlayer, Io3dPlugin, PoseOutput, SklRig, SklSkeleton};
+use bevy_io3d::plugin::{AniClip, AniEventFired, AniLod, AniPlayer, Io3dPlugin, PoseOutput, SklRig, SklSkeleton};
 
 #[path = "../benches/common/mod.rs"]
 mod common;
@@ -71,7 +79,7 @@ fn change_states(mut frame: Local<usize>, clips: Res<Clips>, mut players: Query<
 }
 
 /// Moves every character a little, as a game moves them.
-fn walk_characters(mut characters: Query<&mut Transform, With<AniPlayer>>) {
+fn walk_characters(mut characters: Query<&mut Transform, With<SklRig>>) {
     for mut place in &mut characters {
         place.translation.x += 0.01;
     }
@@ -81,8 +89,11 @@ fn walk_characters(mut characters: Query<&mut Transform, With<AniPlayer>>) {
 #[derive(Debug, Clone, Copy, Default)]
 struct Options {
     meshes: bool,
+    still: bool,
     crowd: bool,
     moving: bool,
+    /// Pose each player's clips every this many frames.
+    lod: u32,
 }
 
 /// Makes the meshes every character wears (see the module docs).
@@ -138,7 +149,13 @@ fn app(characters: usize, options: Options) -> App {
         player.seek((i * 37 % 20_000) as f32);
         let place = Transform::from_xyz((i % 50) as f32 * 100.0, 0.0, (i / 50) as f32 * 100.0);
         let output = if options.crowd { PoseOutput::GlobalTransform } else { PoseOutput::Transform };
-        let mut character = app.world_mut().spawn((SklRig::new(skeleton.clone()), player, place, output));
+        let mut character = app.world_mut().spawn((SklRig::new(skeleton.clone()), place));
+        if !options.still {
+            character.insert((player, output));
+        }
+        if options.lod > 1 {
+            character.insert(AniLod::every(options.lod));
+        }
         #[cfg(feature = "characters")]
         if let Some(wardrobe) = &wardrobe {
             character.insert(wardrobe.clone());
@@ -189,13 +206,24 @@ fn report(characters: usize, options: Options) -> bool {
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let flag = |name: &str| args.iter().any(|a| a == name);
-    let options = Options { meshes: flag("--meshes"), crowd: flag("--crowd"), moving: flag("--moving") };
+    let lod = args.iter().find_map(|a| a.strip_prefix("--lod=")).map(str::parse::<u32>);
+    let Ok(lod) = lod.transpose() else {
+        eprintln!("--lod=N needs a whole number of frames");
+        return;
+    };
+    let options = Options {
+        meshes: flag("--meshes"),
+        still: flag("--still"),
+        crowd: flag("--crowd"),
+        moving: flag("--moving"),
+        lod: lod.unwrap_or(1),
+    };
     args.retain(|a| !a.starts_with("--"));
     match args.first().map(|n| n.parse::<usize>()) {
         Some(Ok(characters)) => {
             report(characters, options);
         }
-        Some(Err(_)) => eprintln!("usage: stress [--crowd] [--moving] [--meshes] [CHARACTERS]"),
+        Some(Err(_)) => eprintln!("usage: stress [--still | --crowd] [--moving] [--lod=N] [--meshes] [CHARACTERS]"),
         None => {
             // Double until a frame misses the budget, then halve the gap.
             let (mut low, mut high) = (0, 250);

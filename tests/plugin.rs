@@ -14,8 +14,8 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Clip, RepeatMode, Rig};
 use bevy_io3d::format::{Animation, FileString, FormatError, Skeleton};
 use bevy_io3d::plugin::{
-    AniBinding, AniClip, AniEventFired, AniLoaderSettings, AniPlayer, Axes, BevyTargets, Io3dAssetLabel, Io3dLoadError,
-    Io3dPlugin, PoseOutput, RigBones, RootMotion, SklRig, SklSkeleton,
+    AniBinding, AniClip, AniEventFired, AniLoaderSettings, AniLod, AniLodFocus, AniPlayer, Axes, BevyTargets,
+    Io3dAssetLabel, Io3dLoadError, Io3dPlugin, PoseOutput, RigBones, RootMotion, SklRig, SklSkeleton,
 };
 
 mod common;
@@ -377,6 +377,57 @@ fn root_motion_adds_up_to_the_walk_and_in_place_holds_the_root() {
     }
     assert!(seen.windows(2).all(|w| w[0] == w[1]), "the root stays in place: {seen:?}");
     assert!(app.world().get::<RootMotion>(rig).unwrap().delta.z < 0.0, "and the motion is still reported");
+}
+
+/// A player with a level of detail of three frames shows, on every third
+/// frame, the pose a player without one showed two frames before, and
+/// moves its bones on the frames between; its events and root motion are
+/// the other's, frame for frame. On both pose paths.
+#[test]
+fn a_level_of_detail_poses_every_third_frame_a_pose_behind_with_the_same_events_and_motion() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    for output in [PoseOutput::Transform, PoseOutput::GlobalTransform] {
+        let [full, lod] = [0, 1].map(|_| spawn_walker(&mut app, "biped_walk_4002.ani", RepeatMode::Loop));
+        app.world_mut().entity_mut(full).insert(output);
+        app.world_mut().entity_mut(lod).insert((output, AniLod::every(3)));
+        for rig in [full, lod] {
+            app.world_mut().get_mut::<AniPlayer>(rig).unwrap().seek(0.0);
+        }
+        app.world_mut().resource_mut::<Fired>().0.clear();
+        let (mut poses, mut shown) = (Vec::new(), Vec::new());
+        for _ in 0..60 {
+            app.update();
+            let [a, b] = [full, lod].map(|rig| *app.world().get::<RootMotion>(rig).unwrap());
+            assert_eq!(a.delta, b.delta, "{output:?}: the same motion every frame");
+            poses.push(bevy_pose(&mut app, full));
+            shown.push(bevy_pose(&mut app, lod));
+        }
+        let behind = |frame: usize| shown[frame] == poses[frame - 2];
+        let phase =
+            (3..6).find(|&frame| behind(frame)).unwrap_or_else(|| panic!("{output:?}: never two frames behind"));
+        assert!((phase..60).step_by(3).all(behind), "{output:?}: every third frame");
+        assert!((4..60).all(|f| shown[f] != shown[f - 1]), "{output:?}: moving every frame");
+        let fired = app.world().resource::<Fired>();
+        let count = |rig| fired.0.iter().filter(|e| e.entity == rig).count();
+        assert!(count(full) > 0 && count(full) == count(lod), "{output:?}: the same events");
+    }
+}
+
+/// A focus sets the level of detail of the players around it by distance.
+#[test]
+fn a_focus_sets_the_level_of_detail_by_distance() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    app.world_mut().spawn((Transform::from_xyz(10.0, 0.0, 0.0), AniLodFocus { steps: vec![(100.0, 2), (500.0, 4)] }));
+    let rigs = [0.0, 150.0, 1000.0].map(|x| {
+        let rig = spawn_walker(&mut app, "biped_walk_4002.ani", RepeatMode::Loop);
+        app.world_mut().entity_mut(rig).insert((AniLod::default(), Transform::from_xyz(10.0, 0.0, x)));
+        rig
+    });
+    app.update();
+    app.update();
+    assert_eq!(rigs.map(|rig| app.world().get::<AniLod>(rig).unwrap().every), [1, 2, 4]);
 }
 
 #[test]

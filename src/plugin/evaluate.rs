@@ -1,10 +1,13 @@
 //! The second stage: each player's clips blended per bone over its
 //! rest pose as the client blends them, in the files' axes, and the root's
-//! motion ([`crate::anim::root_motion`]). The third stage writes the
+//! motion ([`crate::anim::root_motion`]), or, for a player with a level of
+//! detail ([`super::lod`]), its last poses interpolated on the frames it
+//! skips. The third stage writes the
 //! result: local `Transform`s ([`super::write`]) or the crowd path's model
 //! poses ([`super::world_pose`]).
 
 use bevy::asset::{AssetId, Assets};
+use bevy::ecs::entity::Entity;
 use bevy::math::Vec3;
 
 use crate::anim::mixer::Kind;
@@ -14,31 +17,51 @@ use crate::anim::{BonePose, PoseBlend};
 use super::assets::AniClip;
 use super::axes::Axes;
 use super::binding::AniBinding;
+use super::lod::AniLod;
 use super::player::{AniPlayer, RootMotion};
 
 type Id = AssetId<AniClip>;
 
-/// Where in-place play holds the root: the bone and the position whose
-/// horizontal part it keeps.
-pub(super) type Held = Option<(usize, Vec3)>;
+/// What posing reads and writes of a player, on either path.
+pub(super) type ToPose =
+    (Entity, &'static mut AniPlayer, &'static AniBinding, Option<&'static mut AniLod>, &'static mut RootMotion);
 
-/// Blends `player`'s clips over the bones' rest poses into `blend` and
-/// fills `motion`; returns where in-place play holds the root.
-pub(super) fn blend_player(
-    player: &mut AniPlayer,
-    binding: &AniBinding,
+/// What one thread reuses from player to player while posing.
+#[derive(Default)]
+pub struct Posing {
+    blend: PoseBlend,
+    posed: Vec<BonePose>,
+}
+
+/// Poses `player`'s bones, each relative to its parent in the files' axes
+/// with the root held where in-place play holds it, and fills `motion`:
+/// its clips blended over the bones' rest poses, or, on a frame its level
+/// of detail (`lod`, with where it is `stagger`ed among the others) skips,
+/// its last two poses interpolated. Root motion is the clips' either way.
+pub(super) fn pose_player<'a>(
+    (player, binding, lod, stagger): (&mut AniPlayer, &AniBinding, Option<&mut AniLod>, u32),
     clips: &Assets<AniClip>,
     motion: &mut RootMotion,
     axes: Axes,
-    blend: &mut PoseBlend,
-) -> Held {
-    let bound = |id: Id| {
-        let bound = binding.clip(id)?;
-        Some((bound.played(&clips.get(id)?.clip), &bound.tracks[..]))
-    };
-    player.mixer.pose(&binding.rest, bound, blend);
+    posing: &'a mut Posing,
+) -> &'a [BonePose] {
+    let Posing { blend, posed } = posing;
+    match lod.and_then(|lod| (!lod.is_full()).then_some(lod)) {
+        None => {
+            blend_clips(player, binding, clips, blend);
+            posed.clear();
+            posed.extend(blend.poses());
+        }
+        Some(lod) => {
+            if lod.poses_now(binding.bones.len(), stagger) {
+                blend_clips(player, binding, clips, blend);
+                lod.keep(blend.poses());
+            }
+            lod.show(posed);
+        }
+    }
     let root = binding.root();
-    let root_pose = root.and_then(|root| blend.pose(root));
+    let root_pose = root.and_then(|root| posed.get(root).copied());
     // Where the main clip starts the root, for both the distance reported
     // and the in-place hold.
     let start = main_root_start(player, binding);
@@ -47,16 +70,19 @@ pub(super) fn blend_player(
         .and_then(|(root, pose)| root_motion(player, binding, clips, root, pose.position, start))
         .map(|motion| motion.in_axes(axes))
         .unwrap_or_default();
-    root.zip(start).filter(|_| player.in_place)
+    if let Some((pose, start)) = root.and_then(|root| posed.get_mut(root)).zip(start).filter(|_| player.in_place) {
+        *pose = root_motion::held_in_place(*pose, start);
+    }
+    posed
 }
 
-/// Each bone's blended pose relative to its parent, in the files' axes,
-/// with the root held in place where `held` says.
-pub(super) fn local_poses(blend: &PoseBlend, held: Held) -> impl Iterator<Item = BonePose> + '_ {
-    blend.poses().enumerate().map(move |(i, pose)| match held {
-        Some((root, start)) if root == i => root_motion::held_in_place(pose, start),
-        _ => pose,
-    })
+/// Blends `player`'s clips over the bones' rest poses into `blend`.
+fn blend_clips(player: &mut AniPlayer, binding: &AniBinding, clips: &Assets<AniClip>, blend: &mut PoseBlend) {
+    let bound = |id: Id| {
+        let bound = binding.clip(id)?;
+        Some((bound.played(&clips.get(id)?.clip), &bound.tracks[..]))
+    };
+    player.mixer.pose(&binding.rest, bound, blend);
 }
 
 /// Where the clip `clip` puts bone `root` at `t` ms: every track bound to

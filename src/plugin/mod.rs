@@ -41,7 +41,9 @@
 //! | `Spawn` | `character::spawn::skin_meshes` (feature `characters`) | spawns each rig's `RigMeshes` as skinned parts on its bones, again when they change |
 //! | `Bind` | [`binder::bind_players`] | finds each player's named descendants (none below a nested player), binds each clip it plays to them, again when a clip, its file or the hierarchy changes, and marks the bones it writes with [`Io3dBone`] |
 //! | `Advance` | [`advance::advance_players`] | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
-//! | `Pose` | [`write::pose_players`] | blends the clips per bone as the client does, writes the local transforms of the player's bones ([`Io3dBone`]; a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
+//! | `Advance` | [`lod::lod_by_distance`] | sets each [`AniLod`] by its player's distance to the nearest [`AniLodFocus`], where there is one |
+//! | `Pose` | [`write::pose_players`] | blends the clips per bone as the client does (on the frames its [`AniLod`] skips, interpolates its last two poses), over all cores, into each player's [`LocalPoses`] (a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
+//! | `Pose`, after it | [`write::write_local_poses`] | copies those poses into the local transforms of the players' bones ([`Io3dBone`]), over all cores |
 //! | `Pose` | [`world_pose::pose_world`] | the same for players that write [`PoseOutput::GlobalTransform`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`] |
 //! | `WorldPose` (after `TransformSystems::Propagate`) | [`world_pose::write_world_poses`] | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
 //! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
@@ -62,6 +64,7 @@ pub mod character;
 pub mod evaluate;
 pub mod export;
 pub mod game_files;
+pub mod lod;
 pub mod player;
 pub mod retarget;
 pub mod rig;
@@ -83,7 +86,8 @@ pub use axes::Axes;
 pub use binding::{AniBinding, ClipBinding, FileBoneName, Io3dBone};
 pub use export::{AniClipEvent, BevyTargets, ClipSpace, TargetIds, bone_target, to_bevy_clip};
 pub use game_files::{GameFileReader, GameFilesPlugin};
-pub use player::{AniClipEnded, AniEventFired, AniPlayer, ModelPoses, PoseOutput, RootMotion};
+pub use lod::{AniLod, AniLodFocus};
+pub use player::{AniClipEnded, AniEventFired, AniPlayer, LocalPoses, ModelPoses, PoseOutput, RootMotion};
 pub use retarget::{AniBoneMap, AniRetarget, BoneMapLoader, RetargetMap, RetargetedClips};
 pub use rig::{BoneRest, RigBones, SklRig};
 
@@ -133,6 +137,9 @@ impl Plugin for Io3dPlugin {
             .register_type::<rig::RigSource>()
             .register_type::<PoseOutput>()
             .register_type::<ModelPoses>()
+            .register_type::<LocalPoses>()
+            .register_type::<AniLod>()
+            .register_type::<AniLodFocus>()
             .init_asset_loader::<SklLoader>()
             .init_asset::<AniBoneMap>()
             .init_asset_loader::<BoneMapLoader>()
@@ -165,7 +172,8 @@ impl Plugin for Io3dPlugin {
                         .run_if(resource_exists::<Assets<bevy::pbr::StandardMaterial>>),
                     binder::bind_players.in_set(Io3dSystems::Bind),
                     advance::advance_players.in_set(Io3dSystems::Advance),
-                    write::pose_players.in_set(Io3dSystems::Pose),
+                    lod::lod_by_distance.in_set(Io3dSystems::Advance),
+                    (write::pose_players, write::write_local_poses).chain().in_set(Io3dSystems::Pose),
                     world_pose::pose_world.in_set(Io3dSystems::Pose),
                     world_pose::write_world_poses.in_set(Io3dSystems::WorldPose),
                 ),

@@ -44,7 +44,7 @@ enum ReflectedRepeatMode {
 /// still exact to a quarter of a millisecond).
 #[derive(Component, Debug, Clone, Reflect)]
 #[reflect(Component, Default)]
-#[require(AniBinding, RootMotion, Transform, Axes, PoseOutput, ModelPoses)]
+#[require(AniBinding, RootMotion, Transform, Axes, PoseOutput, ModelPoses, LocalPoses)]
 pub struct AniPlayer {
     /// The main clip, which `repeat`, [`AniPlayer::seek`] and
     /// [`AniPlayer::time_ms`] act on: changing it cuts to the new clip from
@@ -330,6 +330,16 @@ pub enum PoseOutput {
 #[derive(Component, Debug, Clone, Default, PartialEq, Reflect)]
 #[reflect(Component, Default)]
 pub struct ModelPoses(pub Vec<Affine3A>);
+
+/// Each bone's blended pose relative to its parent, in Bevy's axes, in the
+/// order of the player's bones ([`super::Io3dBone::index`]): filled each
+/// frame for a player that writes [`PoseOutput::Transform`], empty
+/// otherwise. Posing fills it for every player at once over all cores, and
+/// a second pass over every bone copies it into the bones' `Transform`s,
+/// so that neither pass needs one player's access to another's bones.
+#[derive(Component, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Component, Default)]
+pub struct LocalPoses(pub Vec<(Vec3, Quat)>);
 
 /// The root bone's motion, in the player's output axes, relative to the
 /// root bone's parent (the rig).

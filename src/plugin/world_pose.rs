@@ -9,18 +9,19 @@ use bevy::math::{Affine3A, Quat, Vec3};
 use bevy::transform::components::{GlobalTransform, Transform};
 use bevy::utils::Parallel;
 
-use crate::anim::{BonePose, PoseBlend};
+use crate::anim::BonePose;
 
 use super::assets::AniClip;
 use super::axes::Axes;
 use super::binding::{AniBinding, Io3dBone, NO_PARENT};
-use super::evaluate::{blend_player, local_poses};
-use super::player::{AniPlayer, ModelPoses, PoseOutput, RootMotion};
+use super::evaluate::{Posing, ToPose, pose_player};
+use super::player::{ModelPoses, PoseOutput};
+use super::write::LastPlayer;
 
 /// What one thread reuses from player to player.
 #[derive(Default)]
 pub struct Scratch {
-    blend: PoseBlend,
+    posing: Posing,
     /// Each bone's pose relative to its chain's anchor, in the files' axes.
     chained: Vec<BonePose>,
     /// Each chain's anchor (where a bone's chain starts) relative to the
@@ -30,25 +31,30 @@ pub struct Scratch {
 
 /// Blends and composes the model poses of players that write
 /// [`PoseOutput::GlobalTransform`], over all cores, and fills their
-/// [`RootMotion`].
+/// [`RootMotion`](super::RootMotion).
 pub fn pose_world(
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(&mut AniPlayer, &AniBinding, &mut RootMotion, &Axes, &PoseOutput, &mut ModelPoses)>,
+    mut players: Query<(ToPose, Pose)>,
     transforms: Query<&Transform>,
     scratch: Local<Parallel<Scratch>>,
 ) {
     players.par_iter_mut().for_each_init(
         || scratch.borrow_local_mut(),
-        |scratch, (mut player, binding, mut motion, &axes, output, mut poses)| {
+        |scratch, ((entity, mut player, binding, lod, mut motion), (&axes, output, mut poses))| {
             if !binding.is_bound() || *output != PoseOutput::GlobalTransform {
+                poses.0.clear();
                 return;
             }
-            let Scratch { blend, chained, anchors } = &mut **scratch;
-            let held = blend_player(&mut player, binding, &clips, &mut motion, axes, blend);
-            compose(binding, local_poses(blend, held), axes, &transforms, (chained, anchors), &mut poses.0);
+            let Scratch { posing, chained, anchors } = &mut **scratch;
+            let player = (&mut *player, binding, lod.map(Mut::into_inner), entity.index_u32());
+            let posed = pose_player(player, &clips, &mut motion, axes, posing);
+            compose(binding, posed.iter().copied(), axes, &transforms, (chained, anchors), &mut poses.0);
         },
     );
 }
+
+/// Where a player's poses go, and in which axes.
+type Pose = (&'static Axes, &'static PoseOutput, &'static mut ModelPoses);
 
 /// Each bone's pose relative to the player from the local ones (the
 /// binding's order has parents first).
@@ -137,10 +143,11 @@ pub fn write_world_poses(
     players: Query<(&ModelPoses, &GlobalTransform)>,
     mut bones: Query<(&Io3dBone, &mut GlobalTransform), Without<ModelPoses>>,
 ) {
-    bones.par_iter_mut().for_each(|(bone, mut global)| {
-        let Ok((poses, player)) = players.get(bone.player) else { return };
+    let find = |player| players.get(player).ok().map(|(poses, global)| (poses, global.affine()));
+    bones.par_iter_mut().for_each_init(LastPlayer::default, |last, (bone, mut global)| {
+        let Some((poses, player)) = last.get(bone.player, find) else { return };
         if let Some(pose) = poses.0.get(bone.index) {
-            *global = GlobalTransform::from(player.affine() * *pose);
+            *global = GlobalTransform::from(player * *pose);
         }
     });
 }
