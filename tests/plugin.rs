@@ -15,7 +15,8 @@ use bevy_io3d::anim::{Clip, RepeatMode, Rig};
 use bevy_io3d::format::{Animation, FileString, FormatError, Skeleton};
 use bevy_io3d::plugin::{
     AniBinding, AniClip, AniEventFired, AniLoaderSettings, AniLod, AniLodFocus, AniPlayer, Axes, BevyTargets,
-    Io3dAssetLabel, Io3dLoadError, Io3dPlugin, PoseOutput, RigBones, RootMotion, SklRig, SklSkeleton,
+    Io3dAssetLabel, Io3dLoadError, Io3dPlugin, LocalPoses, ModelPoses, PoseOutput, RigBones, RootMotion, SklRig,
+    SklSkeleton,
 };
 
 mod common;
@@ -205,6 +206,10 @@ fn the_world_pose_path_writes_the_clients_numbers() {
     }
     let still: Vec<Transform> = bones.iter().map(|&b| *app.world().get::<Transform>(b).unwrap()).collect();
     assert_eq!(still, locals, "no local transform is written");
+    app.world_mut().entity_mut(rig).insert(PoseOutput::Transform);
+    app.update();
+    assert!(app.world().get::<ModelPoses>(rig).unwrap().0.is_empty(), "back on Transforms, no stale model poses");
+    assert_eq!(app.world().get::<LocalPoses>(rig).unwrap().0.len(), bones.len());
 }
 
 /// A hand-built hierarchy with a scaled, turned armature the clip does not
