@@ -143,6 +143,10 @@ pub fn write_world_poses(
     players: Query<(&ModelPoses, &GlobalTransform)>,
     mut bones: Query<(&Io3dBone, &mut GlobalTransform), Without<ModelPoses>>,
 ) {
+    // A crowd all on the `Transform` path has no bone to write here.
+    if players.iter().all(|(poses, _)| poses.0.is_empty()) {
+        return;
+    }
     let find = |player| players.get(player).ok().map(|(poses, global)| (poses, global.affine()));
     bones.par_iter_mut().for_each_init(LastPlayer::default, |last, (bone, mut global)| {
         let Some((poses, player)) = last.get(bone.player, find) else { return };

@@ -49,6 +49,10 @@ pub fn write_local_poses(
     players: Query<&LocalPoses>,
     mut bones: Query<(&Io3dBone, &mut Transform), Without<AniPlayer>>,
 ) {
+    // A crowd all on the other path has no bone to write here.
+    if players.iter().all(|poses| poses.0.is_empty()) {
+        return;
+    }
     bones.par_iter_mut().for_each_init(
         Default::default,
         |last: &mut LastPlayer<&LocalPoses>, (bone, mut transform)| {
