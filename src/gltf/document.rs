@@ -90,6 +90,20 @@ impl GltfDocument {
     pub fn animation_names(&self) -> Vec<String> {
         self.document.animations().map(|a| animation_name(&a)).collect()
     }
+
+    /// The animations' names to show, told apart: a name other
+    /// animations share gets its index (`mixamo.com #1`), as
+    /// [`ImportOptions::animation`](super::ImportOptions::animation) asks
+    /// for it.
+    pub fn animation_labels(&self) -> Vec<String> {
+        let names = self.animation_names();
+        let shared = |name: &String| names.iter().filter(|n| *n == name).count() > 1;
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| if shared(name) { format!("{name} #{i}") } else { name.clone() })
+            .collect()
+    }
 }
 
 /// Whether a file is glTF: a binary one by its magic, or either kind by its

@@ -24,7 +24,10 @@ use crate::format::{AniVersion, Animation, Key, Skeleton, Track};
 /// How to import.
 #[derive(Debug, Clone, Default)]
 pub struct ImportOptions {
-    /// The glTF animation to import, by name; `None` takes the only one.
+    /// The glTF animation to import: by name, or `#N` by its index in the
+    /// file (0 first), for files whose animations share a name (merged
+    /// Mixamo files name every one `mixamo.com`); `None` takes the only
+    /// one. A name several animations share is refused, not guessed.
     pub animation: Option<String>,
     /// glTF node name to skeleton bone name; `None` uses
     /// [`suggested_map`].
@@ -42,6 +45,14 @@ pub struct ImportOptions {
     /// version, total time, events and track weights, and the tracks of
     /// bones the glTF does not animate, in the base's track order.
     pub base: Option<Animation>,
+}
+
+impl ImportOptions {
+    /// Options that import the file's animation `index` (0 first),
+    /// whatever its name.
+    pub fn nth_animation(index: usize) -> Self {
+        Self { animation: Some(format!("#{index}")), ..Self::default() }
+    }
 }
 
 /// An imported animation and how it was made.
@@ -169,17 +180,25 @@ fn onto_base(imported: Animation, base: &Animation, version: Option<AniVersion>)
     animation
 }
 
-/// The named animation, or the only one.
-fn pick_animation<'a>(file: &'a GltfDocument, name: Option<&str>) -> Result<::gltf::Animation<'a>, GltfError> {
+/// The animation asked for ([`ImportOptions::animation`]): the one of
+/// that name, else `#N` by index, or the only one.
+fn pick_animation<'a>(file: &'a GltfDocument, asked: Option<&str>) -> Result<::gltf::Animation<'a>, GltfError> {
     let names = file.animation_names();
-    let index = match name {
-        Some(name) => names.iter().position(|n| n == name),
+    let index = match asked {
+        Some(asked) => {
+            let named: Vec<usize> = (0..names.len()).filter(|&i| names[i] == asked).collect();
+            if named.len() > 1 {
+                return Err(GltfError::SharedAnimationName { name: asked.to_owned(), indices: named });
+            }
+            let by_index = asked.strip_prefix('#').and_then(|n| n.parse::<usize>().ok());
+            named.first().copied().or(by_index)
+        }
         None if names.len() == 1 => Some(0),
         None => None,
     };
     index
         .and_then(|i| file.document.animations().nth(i))
-        .ok_or_else(|| GltfError::NoAnimation { asked: name.map(str::to_owned), found: names })
+        .ok_or_else(|| GltfError::NoAnimation { asked: asked.map(str::to_owned), found: names })
 }
 
 /// Key times closer than this (in seconds) are a jump when the first is

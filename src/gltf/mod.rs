@@ -78,6 +78,14 @@ pub enum GltfError {
         /// The file's animations.
         found: Vec<String>,
     },
+    /// Several animations have the name asked for: which is not guessed.
+    #[error("{} animations are named '{name}' ({}): choose one by index, as '{}'", .indices.len(), by_index(.indices), by_index(&.indices[..1]))]
+    SharedAnimationName {
+        /// The name asked for.
+        name: String,
+        /// The indices of the animations of that name.
+        indices: Vec<usize>,
+    },
     /// No node of the animation maps to a bone of the skeleton.
     #[error("animation '{0}': no glTF node maps to a bone of the skeleton (give a map with source = target lines)")]
     NoBones(String),
@@ -104,6 +112,15 @@ fn no_animation(asked: &Option<String>, found: &[String]) -> String {
     let list = if found.is_empty() { "none".to_owned() } else { found.join(", ") };
     match asked {
         Some(name) => format!("no animation named '{name}'; the file has: {list}"),
-        None => format!("the file has {} animations ({list}); choose one by name", found.len()),
+        None => format!(
+            "the file has {} animations ({list}); choose one by name, or by index as '#0' to '#{}'",
+            found.len(),
+            found.len().saturating_sub(1)
+        ),
     }
+}
+
+/// Animation indices as they are asked for: `#0, #3`.
+fn by_index(indices: &[usize]) -> String {
+    indices.iter().map(|i| format!("#{i}")).collect::<Vec<_>>().join(", ")
 }

@@ -353,6 +353,17 @@ fn bad_files_are_refused_with_the_part_named() {
     let options = ImportOptions { animation: Some("run".into()), ..Default::default() };
     let error = import(&file, &skeleton, &options).unwrap_err().to_string();
     assert!(error.contains("no animation named 'run'"), "{error}");
+    let twins = [("walk".into(), &walk), ("walk".into(), &clip("biped_attack_4002.ani"))];
+    let twins =
+        GltfDocument::from_slice(&export(&skeleton, &[], &twins, ExportOptions::default()).unwrap().bytes, None);
+    let twins = twins.unwrap();
+    let options = ImportOptions { animation: Some("walk".into()), ..Default::default() };
+    let error = import(&twins, &skeleton, &options).unwrap_err().to_string();
+    assert!(error.contains("2 animations are named 'walk' (#0, #1): choose one by index, as '#0'"), "{error}");
+    let second = import(&twins, &skeleton, &ImportOptions::nth_animation(1)).unwrap();
+    assert_eq!(second.animation.total_ms, clip("biped_attack_4002.ani").total_ms, "#1 is the second");
+    let error = import(&twins, &skeleton, &ImportOptions::nth_animation(2)).unwrap_err().to_string();
+    assert!(error.contains("no animation named '#2'"), "{error}");
 
     let mut root = ::gltf::Gltf::from_slice(&glb).unwrap().document.into_json();
     root.extensions_required.push("EXT_meshopt_compression".into());

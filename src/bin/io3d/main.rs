@@ -216,7 +216,9 @@ enum Command {
         /// default: the glTF's file name).
         #[arg(long, requires = "model")]
         name: Option<String>,
-        /// The glTF animation to import (needed when the file has several).
+        /// The glTF animation to import, by name or as `#N` by index (0
+        /// first; needed when the file has several, and by index when
+        /// they share a name).
         #[arg(long)]
         animation: Option<String>,
         /// `glTF node = skeleton bone` lines, or a JSON object (default: the

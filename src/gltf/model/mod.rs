@@ -172,9 +172,8 @@ fn animated(
     out.files.insert(resource(&["skeleton", &skeleton_file]), bytes);
     config.skeleton = Some(skeleton_file);
     let mut taken = Vec::new();
-    for animation in file.animation_names() {
-        let options =
-            ImportOptions { animation: Some(animation.clone()), map: map.clone(), ..ImportOptions::default() };
+    for (index, animation) in file.animation_labels().into_iter().enumerate() {
+        let options = ImportOptions { map: map.clone(), ..ImportOptions::nth_animation(index) };
         let imported = import(file, &bones.skeleton, &options)?;
         out.warnings.extend(imported.warnings.into_iter().map(|w| format!("animation '{animation}': {w}")));
         let stem = unused(&name_stem(&animation), &taken);

@@ -109,6 +109,29 @@ fn on_a_given_skeleton_the_config_names_it_and_the_folder_holds_its_bytes() {
     }
 }
 
+/// Merged Mixamo files name every animation `mixamo.com`: each imports as
+/// itself, not all as the first.
+#[test]
+fn animations_sharing_a_name_each_import() {
+    let character = Character::load(&assets().join("model/animodel/biped.txt")).unwrap();
+    let skeleton = character.skeleton.as_ref().unwrap().get().unwrap().clone();
+    let read =
+        |name: &str| Animation::from_bytes(&std::fs::read(assets().join("animation").join(name)).unwrap()).unwrap();
+    let (walk, attack) = (read("biped_walk_4002.ani"), read("biped_attack_4002.ani"));
+    let named = [("mixamo.com".to_owned(), &walk), ("mixamo.com".to_owned(), &attack)];
+    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect();
+    let glb = export(&skeleton, &meshes, &named, ExportOptions::default()).unwrap().bytes;
+    let file = GltfDocument::from_slice(&glb, None).unwrap();
+    assert_eq!(file.animation_labels(), ["mixamo.com #0", "mixamo.com #1"]);
+    let options = ModelOptions { name: "fighter".into(), skeleton: None, map: None, scale: 0.01 };
+    let model = import_model(&file, &options).unwrap();
+    let config = ModelConfig::parse(&model.files[&resource(&["model", "animodel", "fighter.txt"])]).unwrap();
+    let totals: Vec<i32> = (config.animations.iter())
+        .map(|name| Animation::from_bytes(&model.files[&resource(&["animation", name])]).unwrap().total_ms)
+        .collect();
+    assert_eq!(totals, [walk.total_ms, attack.total_ms], "{:?}", config.animations);
+}
+
 #[test]
 fn the_bundled_static_model_and_its_collision_come_back() {
     use crate::format::Collision;

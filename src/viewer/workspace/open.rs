@@ -90,8 +90,8 @@ impl Workspace {
         };
         let first = self.animations.len();
         let mut report = Vec::new();
-        for name in file.animation_names() {
-            let options = ImportOptions { animation: Some(name.clone()), ..Default::default() };
+        for (index, name) in file.animation_labels().into_iter().enumerate() {
+            let options = ImportOptions::nth_animation(index);
             match gltf::import(&file, &skeleton, &options) {
                 Ok(imported) => {
                     report.push(format!("imported '{name}': {} tracks", imported.animation.tracks.len()));
