@@ -79,7 +79,7 @@ pub enum GltfError {
         found: Vec<String>,
     },
     /// Several animations have the name asked for: which is not guessed.
-    #[error("{} animations are named '{name}' ({}): choose one by index, as '{}'", .indices.len(), by_index(.indices), by_index(&.indices[..1]))]
+    #[error("{}", shared_name(.name, .indices))]
     SharedAnimationName {
         /// The name asked for.
         name: String,
@@ -120,7 +120,8 @@ fn no_animation(asked: &Option<String>, found: &[String]) -> String {
     }
 }
 
-/// Animation indices as they are asked for: `#0, #3`.
-fn by_index(indices: &[usize]) -> String {
-    indices.iter().map(|i| format!("#{i}")).collect::<Vec<_>>().join(", ")
+fn shared_name(name: &str, indices: &[usize]) -> String {
+    let asked: Vec<String> = indices.iter().map(|i| format!("#{i}")).collect();
+    let first = asked.first().map_or("#0", String::as_str);
+    format!("{} animations are named '{name}' ({}): choose one by index, as '{first}'", indices.len(), asked.join(", "))
 }
