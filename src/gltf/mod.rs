@@ -120,6 +120,7 @@ fn no_animation(asked: &Option<String>, found: &[String]) -> String {
     }
 }
 
+/// Why a name several animations share picks none, and how to pick one.
 fn shared_name(name: &str, indices: &[usize]) -> String {
     let asked: Vec<String> = indices.iter().map(|i| format!("#{i}")).collect();
     let first = asked.first().map_or("#0", String::as_str);
