@@ -73,7 +73,12 @@ struct Scene {
 /// An app with `rigs` rigs of the scene's skeleton, each at a different time.
 fn app(rigs: usize, player_kind: Player, scene: &Scene) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()));
+    app.add_plugins((
+        MinimalPlugins.set(common::all_cores()),
+        AssetPlugin::default(),
+        TransformPlugin,
+        Io3dPlugin::default(),
+    ));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(16_667)));
     app.add_systems(PostUpdate, turn_bones.before(TransformSystems::Propagate));
     let rig = Rig::new(&scene.skeleton).expect("a tree");
@@ -220,7 +225,12 @@ enum Mixamo {
 /// time.
 fn mixamo_app(count: usize, how: Mixamo) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()));
+    app.add_plugins((
+        MinimalPlugins.set(common::all_cores()),
+        AssetPlugin::default(),
+        TransformPlugin,
+        Io3dPlugin::default(),
+    ));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(16_667)));
     let skeleton = Skeleton::from_bytes(&asset("biped.skl")).expect("a skeleton");
     let biped = Rig::new(&skeleton).expect("a tree");

@@ -118,12 +118,17 @@ fn wardrobe(app: &mut App, skeleton: &bevy_io3d::format::Skeleton) -> bevy_io3d:
 
 fn app(characters: usize, options: Options) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_BUDGET))
-        .init_resource::<EventsFired>()
-        .add_systems(Update, change_states)
-        .add_systems(Update, walk_characters.run_if(move || options.moving))
-        .add_observer(|_: On<AniEventFired>, mut fired: ResMut<EventsFired>| fired.0 += 1);
+    app.add_plugins((
+        MinimalPlugins.set(common::all_cores()),
+        AssetPlugin::default(),
+        TransformPlugin,
+        Io3dPlugin::default(),
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_BUDGET))
+    .init_resource::<EventsFired>()
+    .add_systems(Update, change_states)
+    .add_systems(Update, walk_characters.run_if(move || options.moving))
+    .add_observer(|_: On<AniEventFired>, mut fired: ResMut<EventsFired>| fired.0 += 1);
     let skeleton = common::game_skeleton();
     let rig = Rig::new(&skeleton).expect("a tree");
     let mut walk = common::long_clip(&skeleton, 20, 0.0);

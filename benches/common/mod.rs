@@ -1,10 +1,25 @@
 //! Characters of the game's size for benchmarks and the stress example:
 //! the Biped with fingers (52 bones) and clips as long as the community
-//! makes them (seconds at 100 keys a second).
+//! makes them (seconds at 100 keys a second), and the task pools the
+//! apps that pose them run on.
 
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
 use bevy_io3d::anim::biped;
 use bevy_io3d::format::{AniVersion, Animation, Bone, FileString, Key, Skeleton, Track};
 use glam::{Mat4, Quat, Vec3};
+
+/// Task pools that give every core to compute, where players pose over
+/// all cores. Bevy's defaults keep a quarter of the cores (at least one
+/// each) for I/O and async compute: on two cores that leaves compute one
+/// thread, and a parallel pass runs on one core while the other idles.
+/// The apps here load nothing while they run, so those pools idle anyway.
+pub fn all_cores() -> TaskPoolPlugin {
+    let compute = TaskPoolThreadAssignmentPolicy {
+        min_threads: bevy::tasks::available_parallelism(),
+        ..TaskPoolOptions::default().compute
+    };
+    TaskPoolPlugin { task_pool_options: TaskPoolOptions { compute, ..TaskPoolOptions::default() } }
+}
 
 /// The bundled Biped with five three-joint fingers on each hand: 52 bones,
 /// the size of the game's characters.
