@@ -74,7 +74,7 @@ struct Scene {
 fn app(rigs: usize, player_kind: Player, scene: &Scene) -> App {
     let mut app = App::new();
     app.add_plugins((
-        MinimalPlugins.set(common::all_cores()),
+        MinimalPlugins.set(common::cores::all_cores()),
         AssetPlugin::default(),
         TransformPlugin,
         Io3dPlugin::default(),
@@ -226,7 +226,7 @@ enum Mixamo {
 fn mixamo_app(count: usize, how: Mixamo) -> App {
     let mut app = App::new();
     app.add_plugins((
-        MinimalPlugins.set(common::all_cores()),
+        MinimalPlugins.set(common::cores::all_cores()),
         AssetPlugin::default(),
         TransformPlugin,
         Io3dPlugin::default(),

@@ -119,7 +119,7 @@ fn wardrobe(app: &mut App, skeleton: &bevy_io3d::format::Skeleton) -> bevy_io3d:
 fn app(characters: usize, options: Options) -> App {
     let mut app = App::new();
     app.add_plugins((
-        MinimalPlugins.set(common::all_cores()),
+        MinimalPlugins.set(common::cores::all_cores()),
         AssetPlugin::default(),
         TransformPlugin,
         Io3dPlugin::default(),

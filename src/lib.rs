@@ -46,6 +46,7 @@ pub mod format;
 pub mod gltf;
 #[cfg(feature = "json")]
 pub mod json;
+mod lanes;
 #[cfg(feature = "plugin")]
 pub mod plugin;
 pub mod resource;

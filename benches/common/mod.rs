@@ -1,25 +1,14 @@
 //! Characters of the game's size for benchmarks and the stress example:
 //! the Biped with fingers (52 bones) and clips as long as the community
-//! makes them (seconds at 100 keys a second), and the task pools the
-//! apps that pose them run on.
+//! makes them (seconds at 100 keys a second), and (`cores`) the task
+//! pools the apps that pose them run on.
 
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
 use bevy_io3d::anim::biped;
 use bevy_io3d::format::{AniVersion, Animation, Bone, FileString, Key, Skeleton, Track};
 use glam::{Mat4, Quat, Vec3};
 
-/// Task pools that give every core to compute, where players pose over
-/// all cores. Bevy's defaults keep a quarter of the cores (at least one
-/// each) for I/O and async compute: on two cores that leaves compute one
-/// thread, and a parallel pass runs on one core while the other idles.
-/// The apps here load nothing while they run, so those pools idle anyway.
-pub fn all_cores() -> TaskPoolPlugin {
-    let compute = TaskPoolThreadAssignmentPolicy {
-        min_threads: bevy::tasks::available_parallelism(),
-        ..TaskPoolOptions::default().compute
-    };
-    TaskPoolPlugin { task_pool_options: TaskPoolOptions { compute, ..TaskPoolOptions::default() } }
-}
+#[cfg(feature = "plugin")]
+pub mod cores;
 
 /// The bundled Biped with five three-joint fingers on each hand: 52 bones,
 /// the size of the game's characters.
@@ -57,10 +46,24 @@ pub fn game_skeleton() -> Skeleton {
     skeleton
 }
 
-/// A clip of `seconds` with a key every 10 ms on every bone of
+/// A 4002 clip of `seconds` with a key every 10 ms on every bone of
 /// `skeleton`: each bone swings about its rest pose, `phase` apart from
-/// other clips, and the root walks forward.
+/// other clips, and the root walks forward. Its keys keep their stored
+/// words, as a file's do once loaded ([`as_loaded`]).
 pub fn long_clip(skeleton: &Skeleton, seconds: i32, phase: f32) -> Animation {
+    as_loaded(&made_clip(skeleton, seconds, phase), AniVersion::V4002)
+}
+
+/// `animation` written as `version` and read back, as a player gets it
+/// from a file: rotations in the file's words, which sampling decodes.
+pub fn as_loaded(animation: &Animation, version: AniVersion) -> Animation {
+    let mut animation = animation.clone();
+    animation.version = version;
+    Animation::from_bytes(&animation.to_bytes().expect("writable")).expect("readable")
+}
+
+/// The keys of [`long_clip`], as made in code.
+fn made_clip(skeleton: &Skeleton, seconds: i32, phase: f32) -> Animation {
     let total_ms = seconds * 1000;
     let mut animation = Animation::new(AniVersion::V4002, total_ms);
     for (b, bone) in skeleton.bones.iter().enumerate() {

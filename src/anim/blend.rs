@@ -8,9 +8,11 @@ use super::sample::BonePose;
 
 /// Local poses being blended: [`PoseBlend::reset`] to rest, then for each
 /// group [`PoseBlend::add`] every contribution and [`PoseBlend::lock`].
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct PoseBlend {
     bones: Vec<BoneBlend>,
+    /// Room for a clip's sampled tracks ([`Clip::sample_tracks`]).
+    sampled: Vec<BonePose>,
 }
 
 impl PoseBlend {
@@ -44,9 +46,10 @@ impl PoseBlend {
     /// nothing. Each of the clip's timelines is searched once
     /// ([`Clip::sample_tracks`]).
     pub fn add_clip(&mut self, clip: &Clip, track_bones: &[Option<usize>], t: f32, weight: f32, hints: &mut Hints) {
-        clip.sample_tracks(t, hints, |track, pose| {
-            if let Some(&Some(bone)) = track_bones.get(track) {
-                self.add(bone, clip.tracks[track].weight * weight, pose);
+        let Self { bones, sampled } = self;
+        clip.sample_tracks(t, hints, sampled, |track, pose| {
+            if let Some(bone) = track_bones.get(track).copied().flatten().and_then(|bone| bones.get_mut(bone)) {
+                bone.add(clip.tracks[track].weight * weight, pose);
             }
         });
     }

@@ -17,6 +17,8 @@
 
 use glam::{Quat, Vec3};
 
+use crate::lanes::Lanes;
+
 /// The neighbourhood the approximate inverse square root is centred on.
 const ISQRT_NEIGHBORHOOD: f32 = 0.959066;
 /// Its scale.
@@ -25,41 +27,48 @@ const ISQRT_SCALE: f32 = 1.000311;
 /// `ISqrt_approx_in_neighborhood`: a first-order approximation of
 /// `1 / sqrt(s)` around [`ISQRT_NEIGHBORHOOD`]. The client computes its two
 /// constants once, in `f32`, as written here.
-fn isqrt_near_one(s: f32) -> f32 {
+fn isqrt_near_one<L: Lanes>(s: L) -> L {
     let root = ISQRT_NEIGHBORHOOD.sqrt();
     let additive = ISQRT_SCALE / root;
     let factor = ISQRT_SCALE * (-0.5 / (ISQRT_NEIGHBORHOOD * root));
-    additive + (s - ISQRT_NEIGHBORHOOD) * factor
+    L::splat(additive) + (s - L::splat(ISQRT_NEIGHBORHOOD)) * L::splat(factor)
 }
 
 /// `FastNormalize`: scales `q` towards unit length with one to three steps
-/// of the approximation, as many as the squared length needs.
-fn fast_normalize(q: [f32; 4]) -> [f32; 4] {
-    let [x, y, z, w] = q;
+/// of the approximation, as many as the squared length needs (per lane:
+/// a step no lane needs is skipped).
+fn fast_normalize<L: Lanes>([x, y, z, w]: [L; 4]) -> [L; 4] {
     let s = x * x + y * y + z * z + w * w;
     let mut k = isqrt_near_one(s);
-    if s <= 0.915_211_98 {
-        k *= isqrt_near_one(k * k * s);
-        if s <= 0.652_119_7 {
-            k *= isqrt_near_one(k * k * s);
+    let second = s.at_most(0.915_211_98);
+    if L::any(second) {
+        k = L::select(second, k * isqrt_near_one(k * k * s), k);
+        let third = s.at_most(0.652_119_7);
+        if L::any(third) {
+            k = L::select(third, k * isqrt_near_one(k * k * s), k);
         }
     }
     [x * k, y * k, z * k, w * k]
 }
 
-/// `CounterWarp`: bends the blend factor so that the normalised lerp moves
-/// at nearly constant angular speed.
-fn counter_warp(t: f32, cos: f32) -> f32 {
+/// `CounterWarp`: bends the blend factor `t` so that the normalised lerp
+/// moves at nearly constant angular speed.
+fn counter_warp<L: Lanes>(t: f32, cos: L) -> L {
     const ATTENUATION: f32 = 0.822_796_87;
     const WORST_CASE_SLOPE: f32 = 0.585_492_2;
-    let mut factor = 1.0 - ATTENUATION * cos;
-    factor *= factor;
-    let k = WORST_CASE_SLOPE * factor;
-    t * (k * t * (2.0 * t - 3.0) + 1.0 + k)
+    let mut factor = L::splat(1.0) - L::splat(ATTENUATION) * cos;
+    factor = factor * factor;
+    let k = L::splat(WORST_CASE_SLOPE) * factor;
+    L::splat(t) * (k * L::splat(t) * L::splat(2.0 * t - 3.0) + L::splat(1.0) + k)
 }
 
 /// `LerpFloat`: `a + s (b - a)`, the client's one linear blend.
 pub fn lerp_f32(a: f32, b: f32, s: f32) -> f32 {
+    lerp_lanes(a, b, s)
+}
+
+/// [`lerp_f32`] in every lane.
+pub(crate) fn lerp_lanes<L: Lanes>(a: L, b: L, s: L) -> L {
     a + s * (b - a)
 }
 
@@ -72,21 +81,19 @@ pub fn lerp(a: Vec3, b: Vec3, s: f32) -> Vec3 {
 /// by the client's counter-warped nlerp. Neither input need be of unit
 /// length; neither is the result, quite.
 pub fn slerp(a: Quat, b: Quat, s: f32) -> Quat {
-    let mut cos = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-    let b = if cos < 0.0 {
-        cos = -cos;
-        -b
-    } else {
-        b
-    };
-    let warped = if s <= 0.5 { counter_warp(s, cos) } else { 1.0 - counter_warp(1.0 - s, cos) };
-    let lerped = [
-        lerp_f32(a.x, b.x, warped),
-        lerp_f32(a.y, b.y, warped),
-        lerp_f32(a.z, b.z, warped),
-        lerp_f32(a.w, b.w, warped),
-    ];
-    Quat::from_array(fast_normalize(lerped))
+    Quat::from_array(slerp_lanes(a.to_array(), b.to_array(), s))
+}
+
+/// [`slerp`] of quaternions given component by component (`[x, y, z, w]`),
+/// in every lane by the same `s`.
+pub(crate) fn slerp_lanes<L: Lanes>(a: [L; 4], b: [L; 4], s: f32) -> [L; 4] {
+    let cos = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    // The shorter way: flip `b` where the two are more than half a turn apart.
+    let flip = cos.below(0.0);
+    let cos = L::select(flip, -cos, cos);
+    let b = b.map(|c| L::select(flip, -c, c));
+    let warped = if s <= 0.5 { counter_warp(s, cos) } else { L::splat(1.0) - counter_warp(1.0 - s, cos) };
+    fast_normalize([0, 1, 2, 3].map(|i| lerp_lanes(a[i], b[i], warped)))
 }
 
 /// The Hamilton product `parent * local` (the rotation `local`, then

@@ -7,7 +7,7 @@
 //! clip of 52 tracks and 2,000 keys, as fast in forward play as keeping
 //! them apart, and up to a fifth faster at random times.
 
-use glam::{Quat, Vec3};
+use glam::{Mat4, Quat, Vec3, Vec4};
 
 use crate::anim::math;
 use crate::anim::sample::BonePose;
@@ -132,6 +132,16 @@ impl Keys {
         }
     }
 
+    /// The poses of `out.len()` tracks side by side whose keys `row` reads
+    /// (the tracks' first keys), from the keys stored as `rotations`.
+    pub(super) fn poses(&self, rotations: Rotations, row: Read, out: &mut [BonePose]) {
+        match rotations {
+            Rotations::SmallThree => poses(&self.small_three, row, out),
+            Rotations::EightBytes => poses(&self.eight_bytes, row, out),
+            Rotations::Floats => poses(&self.floats, row, out),
+        }
+    }
+
     /// Bytes the stored keys take.
     pub(super) fn bytes(&self) -> usize {
         size_of_val(&self.small_three[..]) + size_of_val(&self.eight_bytes[..]) + size_of_val(&self.floats[..])
@@ -178,6 +188,60 @@ fn pose<R: Stored>(keys: &[StoredKey<R>], read: Read) -> BonePose {
                 position: math::lerp(a.position, b.position, s),
                 rotation: math::slerp(a.rotation, b.rotation, s),
             }
+        }
+    }
+}
+
+/// [`Keys::poses`] from keys of one form: a held row decoded key by key, a
+/// blended row four tracks at a time, each lane interpolated as
+/// [`pose`] interpolates one track.
+fn poses<R: Stored>(keys: &[StoredKey<R>], row: Read, out: &mut [BonePose]) {
+    let (a, b, s) = match row {
+        Read::Hold(first) => {
+            for (pose, key) in out.iter_mut().zip(&keys[first..]) {
+                *pose = key.pose();
+            }
+            return;
+        }
+        Read::Blend(a, b, s) => (a, b, s),
+    };
+    for (chunk, start) in out.chunks_mut(4).zip((0..).step_by(4)) {
+        // A short last chunk repeats its last key in the spare lanes.
+        let lanes = |row: usize| {
+            let key = |lane: usize| keys[row + start + lane.min(chunk.len() - 1)].pose();
+            Lanes4::of([key(0), key(1), key(2), key(3)])
+        };
+        let (a, b) = (lanes(a), lanes(b));
+        let position = [0, 1, 2].map(|i| math::lerp_lanes(a.position[i], b.position[i], Vec4::splat(s)));
+        let rotation = math::slerp_lanes(a.rotation, b.rotation, s);
+        Lanes4 { position, rotation }.write(chunk);
+    }
+}
+
+/// Four poses, each component's four values in one [`Vec4`].
+struct Lanes4 {
+    position: [Vec4; 3],
+    rotation: [Vec4; 4],
+}
+
+impl Lanes4 {
+    fn of(poses: [BonePose; 4]) -> Self {
+        let position = Mat4::from_cols_array_2d(&poses.map(|p| p.position.extend(0.0).to_array())).transpose();
+        let rotation = Mat4::from_cols_array_2d(&poses.map(|p| p.rotation.to_array())).transpose();
+        Self {
+            position: [position.x_axis, position.y_axis, position.z_axis],
+            rotation: rotation.to_cols_array_2d().map(Vec4::from_array),
+        }
+    }
+
+    /// Writes the first `out.len()` poses.
+    fn write(self, out: &mut [BonePose]) {
+        let [x, y, z] = self.position;
+        let position = Mat4::from_cols(x, y, z, Vec4::ZERO).transpose();
+        let rotation =
+            Mat4::from_cols(self.rotation[0], self.rotation[1], self.rotation[2], self.rotation[3]).transpose();
+        for (lane, pose) in out.iter_mut().enumerate() {
+            *pose = BonePose { position: position.col(lane).truncate(), rotation: Quat::from_vec4(rotation.col(lane)) };
         }
     }
 }

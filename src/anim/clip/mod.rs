@@ -105,9 +105,12 @@ impl Clip {
             ..Self::default()
         };
         let mut places = vec![(0, 0); animation.tracks.len()];
+        let mut column = 0;
         for (index, group) in timeline::group(&animation.tracks).iter().enumerate() {
             let tracks: Vec<_> = group.iter().map(|&track| &animation.tracks[track]).collect();
-            clip.timelines.push(Timeline::new(&tracks, animation.version, &mut clip.times, &mut clip.keys));
+            let stores = (&mut clip.times, &mut clip.keys);
+            clip.timelines.push(Timeline::new(&tracks, animation.version, stores, column));
+            column += tracks.len();
             for (slot, &track) in group.iter().enumerate() {
                 places[track] = (index, slot);
             }
@@ -164,16 +167,27 @@ impl Clip {
     }
 
     /// [`Clip::sample`] of every track at `t` ms, each timeline searched
-    /// once: calls `each` with the index and pose of every track that has
-    /// keys, in track order (blends depend on it).
-    pub fn sample_tracks(&self, t: f32, hints: &mut Hints, mut each: impl FnMut(usize, BonePose)) {
+    /// once and its tracks interpolated together: calls `each` with the
+    /// index and pose of every track that has keys, in track order (blends
+    /// depend on it). `room` holds the poses meanwhile; reusing it from
+    /// sample to sample spares allocating.
+    pub fn sample_tracks(
+        &self,
+        t: f32,
+        hints: &mut Hints,
+        room: &mut Vec<BonePose>,
+        mut each: impl FnMut(usize, BonePose),
+    ) {
         let found = hints.fit(self.timelines.len());
+        room.resize(self.tracks.len(), BonePose::IDENTITY);
         for (timeline, found) in self.timelines.iter().zip(found.iter_mut()) {
             timeline.find(&self.times, t, found);
+            timeline.poses(&self.keys, *found, &mut room[timeline.columns()]);
         }
         for (index, track) in self.tracks.iter().enumerate() {
-            if let Some(pose) = self.pose(track, found[track.timeline as usize]) {
-                each(index, pose);
+            let timeline = &self.timelines[track.timeline as usize];
+            if track.keys > 0 {
+                each(index, room[timeline.column(track.slot as usize)]);
             }
         }
     }

@@ -217,7 +217,7 @@ proptest! {
                 prop_assert_eq!(clip.sample_at(index, t).map(bits), want.map(bits));
             }
             let mut sampled = Vec::new();
-            clip.sample_tracks(t, &mut all, |index, pose| sampled.push((index, bits(pose))));
+            clip.sample_tracks(t, &mut all, &mut Vec::new(), |index, pose| sampled.push((index, bits(pose))));
             let want: Vec<(usize, [u32; 7])> =
                 plain.iter().enumerate().filter_map(|(index, pose)| Some((index, bits((*pose)?)))).collect();
             prop_assert_eq!(sampled, want, "at {}", t);

@@ -9,6 +9,8 @@ use std::ops::Range;
 
 use crate::format::{AniVersion, Track};
 
+use crate::anim::sample::BonePose;
+
 use super::keys::{Keys, Read, Rotations};
 
 /// The tracks of the same key times (count and `i32` times alike), by
@@ -41,6 +43,9 @@ pub(super) struct Timeline {
     first_key: usize,
     /// The number of tracks on it: the stride from one time to the next.
     width: usize,
+    /// Where its tracks' poses start among a sample of every timeline
+    /// ([`Timeline::columns`]).
+    column: usize,
 }
 
 /// Where a timeline's last sample was found: the first key later than the
@@ -58,7 +63,13 @@ impl Timeline {
     /// Stores the keys of `tracks` (which share their times), time-major,
     /// in `times` and `keys`. Their rotations stay in the file's words when
     /// every key's words decode to its rotation bit for bit.
-    pub(super) fn new(tracks: &[&Track], version: AniVersion, times: &mut Vec<f32>, keys: &mut Keys) -> Self {
+    /// Its tracks' poses start at `column` in a sample of every timeline.
+    pub(super) fn new(
+        tracks: &[&Track],
+        version: AniVersion,
+        (times, keys): (&mut Vec<f32>, &mut Keys),
+        column: usize,
+    ) -> Self {
         let first = &tracks[0].keys;
         let start = times.len();
         times.extend(first.iter().map(|k| k.time_ms as f32));
@@ -70,6 +81,25 @@ impl Timeline {
             rotations,
             first_key,
             width: tracks.len(),
+            column,
+        }
+    }
+
+    /// Where its tracks' poses lie in a sample of every timeline, by slot.
+    pub(super) fn columns(&self) -> Range<usize> {
+        self.column..self.column + self.width
+    }
+
+    /// The column of the track in `slot`.
+    pub(super) fn column(&self, slot: usize) -> usize {
+        self.column + slot
+    }
+
+    /// The poses of all its tracks where its sample was `found`, into
+    /// `out` (one a slot); nothing when it has no keys.
+    pub(super) fn poses(&self, keys: &Keys, found: Found, out: &mut [BonePose]) {
+        if let Some((rotations, row)) = self.read(found, 0) {
+            keys.poses(rotations, row, out);
         }
     }
 
