@@ -31,6 +31,9 @@ pub(crate) trait Lanes:
     fn any(mask: Self::Mask) -> bool;
     /// `then`'s lanes where the mask passed, `otherwise`'s elsewhere.
     fn select(mask: Self::Mask, then: Self, otherwise: Self) -> Self;
+    /// Negative lanes raised to 0 (no lane is NaN).
+    fn at_least_zero(self) -> Self;
+    fn sqrt(self) -> Self;
 }
 
 impl Lanes for f32 {
@@ -55,6 +58,14 @@ impl Lanes for f32 {
     fn select(mask: bool, then: Self, otherwise: Self) -> Self {
         if mask { then } else { otherwise }
     }
+
+    fn at_least_zero(self) -> Self {
+        self.max(0.0)
+    }
+
+    fn sqrt(self) -> Self {
+        f32::sqrt(self)
+    }
 }
 
 impl Lanes for Vec4 {
@@ -78,5 +89,13 @@ impl Lanes for Vec4 {
 
     fn select(mask: BVec4A, then: Self, otherwise: Self) -> Self {
         Vec4::select(mask, then, otherwise)
+    }
+
+    fn at_least_zero(self) -> Self {
+        self.max(Vec4::ZERO)
+    }
+
+    fn sqrt(self) -> Self {
+        Vec4::sqrt(self)
     }
 }

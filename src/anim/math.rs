@@ -15,7 +15,7 @@
 // to the same `f32`.
 #![allow(clippy::excessive_precision)]
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec3A, Vec3Swizzles, Vec4, Vec4Swizzles};
 
 use crate::lanes::Lanes;
 
@@ -98,33 +98,32 @@ pub(crate) fn slerp_lanes<L: Lanes>(a: [L; 4], b: [L; 4], s: f32) -> [L; 4] {
 
 /// The Hamilton product `parent * local` (the rotation `local`, then
 /// `parent`), in the operand order of Direct3D's
-/// `D3DXQuaternionMultiply(local, parent)` as its reference code writes it.
-/// Written out rather than glam's operator so that the bits do not depend
-/// on glam's SIMD path.
+/// `D3DXQuaternionMultiply(local, parent)` as its reference code writes it:
+/// each component a sum of four products, added left to right
+/// ([`hamilton_reference`] in the tests writes it out). Here the four
+/// components are summed side by side in a [`Vec4`], a subtracted product
+/// added negated (the same bits), rather than by glam's operator, whose
+/// bits depend on its SIMD path.
 pub fn mul(parent: Quat, local: Quat) -> Quat {
-    let (p, l) = (parent, local);
-    Quat::from_xyzw(
-        p.w * l.x + p.x * l.w + p.y * l.z - p.z * l.y,
-        p.w * l.y - p.x * l.z + p.y * l.w + p.z * l.x,
-        p.w * l.z + p.x * l.y - p.y * l.x + p.z * l.w,
-        p.w * l.w - p.x * l.x - p.y * l.y - p.z * l.z,
-    )
-}
-
-/// `D3DXVec3Cross`, in its own order.
-fn cross(a: Vec3, b: Vec3) -> Vec3 {
-    Vec3::new(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+    let (p, l) = (parent, Vec4::from(local));
+    let by_w = Vec4::splat(p.w) * l;
+    let by_x = Vec4::splat(p.x) * (l.wzyx() * Vec4::new(1.0, -1.0, 1.0, -1.0));
+    let by_y = Vec4::splat(p.y) * (l.zwxy() * Vec4::new(1.0, 1.0, -1.0, -1.0));
+    let by_z = Vec4::splat(p.z) * (l.yxwz() * Vec4::new(-1.0, 1.0, 1.0, -1.0));
+    Quat::from_vec4(by_w + by_x + by_y + by_z)
 }
 
 /// `q * v` as the client computes it (the nVidia SDK form):
-/// `u = q.xyz x v`, `uu = q.xyz x u`, `v + 2w u + 2 uu`. Equal to the usual
-/// rotation for unit `q`; for the client's slightly non-unit quaternions it
-/// is what the game shows.
+/// `u = q.xyz x v`, `uu = q.xyz x u`, `v + 2w u + 2 uu`, with `D3DXVec3Cross`
+/// (`a.y b.z - a.z b.y`, ...) for each cross product, all three
+/// components at once. Equal to the usual rotation for unit `q`; for the
+/// client's slightly non-unit quaternions it is what the game shows.
 pub fn rotate(q: Quat, v: Vec3) -> Vec3 {
-    let axis = Vec3::new(q.x, q.y, q.z);
+    let cross = |a: Vec3A, b: Vec3A| a.yzx() * b.zxy() - a.zxy() * b.yzx();
+    let (axis, v) = (Vec3A::new(q.x, q.y, q.z), Vec3A::from(v));
     let u = cross(axis, v);
     let uu = cross(axis, u);
-    v + u * (2.0 * q.w) + uu * 2.0
+    Vec3::from(v + u * (2.0 * q.w) + uu * 2.0)
 }
 
 /// How far `to` is turned from `from` about the up axis (Y), in radians
@@ -172,6 +171,45 @@ mod tests {
         assert!((same.length() - 0.9996).abs() < 1e-4, "{}", same.length());
         // The short way round: the sign of b does not matter.
         assert_eq!(slerp(a, -b, 0.3), slerp(a, b, 0.3));
+    }
+
+    /// The Hamilton product component by component, as the client's
+    /// reference code writes it.
+    fn hamilton_reference(p: Quat, l: Quat) -> Quat {
+        Quat::from_xyzw(
+            p.w * l.x + p.x * l.w + p.y * l.z - p.z * l.y,
+            p.w * l.y - p.x * l.z + p.y * l.w + p.z * l.x,
+            p.w * l.z + p.x * l.y - p.y * l.x + p.z * l.w,
+            p.w * l.w - p.x * l.x - p.y * l.y - p.z * l.z,
+        )
+    }
+
+    /// `q * v` with each cross product written out as `D3DXVec3Cross`.
+    fn rotate_reference(q: Quat, v: Vec3) -> Vec3 {
+        let cross = |a: Vec3, b: Vec3| Vec3::new(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+        let axis = Vec3::new(q.x, q.y, q.z);
+        let u = cross(axis, v);
+        let uu = cross(axis, u);
+        v + u * (2.0 * q.w) + uu * 2.0
+    }
+
+    #[test]
+    fn composition_is_the_written_out_arithmetic_to_the_bit() {
+        // Quaternions and vectors of many sizes and signs, unit or not.
+        let mut seed = 0x2545_f491_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed as f32 / u32::MAX as f32 - 0.5) * 4.0
+        };
+        for _ in 0..10_000 {
+            let (p, l) =
+                (Quat::from_xyzw(next(), next(), next(), next()), Quat::from_xyzw(next(), next(), next(), next()));
+            let v = Vec3::new(next(), next(), next()) * 100.0;
+            assert_eq!(bits(mul(p, l).to_array()), bits(hamilton_reference(p, l).to_array()), "{p} * {l}");
+            assert_eq!(rotate(p, v).to_array().map(f32::to_bits), rotate_reference(p, v).to_array().map(f32::to_bits));
+        }
     }
 
     #[test]

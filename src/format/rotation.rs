@@ -3,6 +3,8 @@
 
 use glam::{Quat, UVec4};
 
+use crate::lanes::Lanes;
+
 /// A rotation as a compressed `.ani` key stores it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PackedRotation {
@@ -50,32 +52,33 @@ const SMALL_THREE_VALUES: [f32; 1024] = {
 /// Decodes a 4001 word: `idx` in bits 31-30 names the dropped component,
 /// the others are 10-bit numbers mapped to `2 * (n / 1023) - 1` in `f32`.
 pub fn decode_small_three(word: u32) -> SmallThreeDecoded {
-    let idx = (word >> 30) & 3;
+    let ([x, y, z, w], square) = small_three_from(small_three_parts(word));
+    SmallThreeDecoded { rotation: Quat::from_xyzw(x, y, z, w), nan_in_client: square < 0.0 }
+}
+
+/// A 4001 word's three stored numbers, and the index of the component it
+/// drops (0 to 3, as an `f32`).
+pub(crate) fn small_three_parts(word: u32) -> [f32; 4] {
     let unpack = |shift: u32| SMALL_THREE_VALUES[((word >> shift) & 0x3ff) as usize];
-    let (a, b, c) = (unpack(20), unpack(10), unpack(0));
-    let square = 1.0 - a * a - b * b - c * c;
-    let d = square.max(0.0).sqrt();
+    [unpack(20), unpack(10), unpack(0), (word >> 30) as f32]
+}
+
+/// The rotation a 4001 word's parts ([`small_three_parts`]) decode to, and
+/// the square of the dropped component before it is clamped at 0: written
+/// once for one word or four side by side ([`Lanes`]).
+pub(crate) fn small_three_from<L: Lanes>([a, b, c, idx]: [L; 4]) -> ([L; 4], L) {
+    let square = L::splat(1.0) - a * a - b * b - c * c;
+    let d = square.at_least_zero().sqrt();
     // The stored three fill the other components in order; chosen without
     // branches, since `idx` changes from key to key.
-    let rotation = Quat::from_xyzw(
-        if idx == 0 { d } else { a },
-        if idx == 0 {
-            a
-        } else if idx == 1 {
-            d
-        } else {
-            b
-        },
-        if idx <= 1 {
-            b
-        } else if idx == 2 {
-            d
-        } else {
-            c
-        },
-        if idx == 3 { d } else { c },
-    );
-    SmallThreeDecoded { rotation, nan_in_client: square < 0.0 }
+    let (first, second, third) = (idx.at_most(0.0), idx.at_most(1.0), idx.at_most(2.0));
+    let rotation = [
+        L::select(first, d, a),
+        L::select(first, a, L::select(second, d, b)),
+        L::select(second, b, L::select(third, d, c)),
+        L::select(third, c, d),
+    ];
+    (rotation, square)
 }
 
 /// Decodes a 4002 pair of words. The client does not renormalise.

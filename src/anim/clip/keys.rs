@@ -11,7 +11,7 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 
 use crate::anim::math;
 use crate::anim::sample::BonePose;
-use crate::format::rotation::{decode_eight_bytes, decode_small_three};
+use crate::format::rotation::{decode_eight_bytes, decode_small_three, small_three_from, small_three_parts};
 use crate::format::{AniVersion, Key, PackedRotation};
 
 /// How a timeline's rotations are stored: which vector of [`Keys`] holds
@@ -41,6 +41,12 @@ trait Stored: Copy {
     /// bit for bit.
     fn of(key: &Key, version: AniVersion) -> Option<Self>;
     fn decode(self) -> Quat;
+
+    /// Four rotations decoded side by side, each component's four values
+    /// in one [`Vec4`] (`[x, y, z, w]`).
+    fn decode_lanes(four: [Self; 4]) -> [Vec4; 4] {
+        transposed(four.map(|rotation| rotation.decode().to_array()))
+    }
 }
 
 impl Stored for u32 {
@@ -53,6 +59,10 @@ impl Stored for u32 {
 
     fn decode(self) -> Quat {
         decode_small_three(self).rotation
+    }
+
+    fn decode_lanes(four: [Self; 4]) -> [Vec4; 4] {
+        small_three_from(transposed(four.map(small_three_parts))).0
     }
 }
 
@@ -208,42 +218,28 @@ fn poses<R: Stored>(keys: &[StoredKey<R>], row: Read, out: &mut [BonePose]) {
     for (chunk, start) in out.chunks_mut(4).zip((0..).step_by(4)) {
         // A short last chunk repeats its last key in the spare lanes.
         let lanes = |row: usize| {
-            let key = |lane: usize| keys[row + start + lane.min(chunk.len() - 1)].pose();
-            Lanes4::of([key(0), key(1), key(2), key(3)])
+            let key = |lane: usize| keys[row + start + lane.min(chunk.len() - 1)];
+            let four = [key(0), key(1), key(2), key(3)];
+            let [x, y, z, _] = transposed(four.map(|key| key.position.extend(0.0).to_array()));
+            ([x, y, z], R::decode_lanes(four.map(|key| key.rotation)))
         };
-        let (a, b) = (lanes(a), lanes(b));
-        let position = [0, 1, 2].map(|i| math::lerp_lanes(a.position[i], b.position[i], Vec4::splat(s)));
-        let rotation = math::slerp_lanes(a.rotation, b.rotation, s);
-        Lanes4 { position, rotation }.write(chunk);
+        let ((from, from_rotation), (to, to_rotation)) = (lanes(a), lanes(b));
+        let position = [0, 1, 2].map(|i| math::lerp_lanes(from[i], to[i], Vec4::splat(s)));
+        let rotation = math::slerp_lanes(from_rotation, to_rotation, s);
+        let [x, y, z] = position;
+        let positions = transposed([x, y, z, Vec4::ZERO].map(|lanes| lanes.to_array()));
+        let rotations = transposed(rotation.map(|lanes| lanes.to_array()));
+        for (lane, pose) in chunk.iter_mut().enumerate() {
+            *pose = BonePose { position: positions[lane].truncate(), rotation: Quat::from_vec4(rotations[lane]) };
+        }
     }
 }
 
-/// Four poses, each component's four values in one [`Vec4`].
-struct Lanes4 {
-    position: [Vec4; 3],
-    rotation: [Vec4; 4],
-}
-
-impl Lanes4 {
-    fn of(poses: [BonePose; 4]) -> Self {
-        let position = Mat4::from_cols_array_2d(&poses.map(|p| p.position.extend(0.0).to_array())).transpose();
-        let rotation = Mat4::from_cols_array_2d(&poses.map(|p| p.rotation.to_array())).transpose();
-        Self {
-            position: [position.x_axis, position.y_axis, position.z_axis],
-            rotation: rotation.to_cols_array_2d().map(Vec4::from_array),
-        }
-    }
-
-    /// Writes the first `out.len()` poses.
-    fn write(self, out: &mut [BonePose]) {
-        let [x, y, z] = self.position;
-        let position = Mat4::from_cols(x, y, z, Vec4::ZERO).transpose();
-        let rotation =
-            Mat4::from_cols(self.rotation[0], self.rotation[1], self.rotation[2], self.rotation[3]).transpose();
-        for (lane, pose) in out.iter_mut().enumerate() {
-            *pose = BonePose { position: position.col(lane).truncate(), rotation: Quat::from_vec4(rotation.col(lane)) };
-        }
-    }
+/// Four rows of four made four columns: the `i`th value of every row, in
+/// the `i`th [`Vec4`].
+fn transposed(rows: [[f32; 4]; 4]) -> [Vec4; 4] {
+    let columns = Mat4::from_cols_array_2d(&rows).transpose();
+    [columns.x_axis, columns.y_axis, columns.z_axis, columns.w_axis]
 }
 
 #[cfg(test)]
