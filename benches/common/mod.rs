@@ -7,7 +7,9 @@ use bevy_io3d::anim::biped;
 use bevy_io3d::format::{AniVersion, Animation, Bone, FileString, Key, Skeleton, Track};
 use glam::{Mat4, Quat, Vec3};
 
+// For the targets that run an app (the sample bench runs none).
 #[cfg(feature = "plugin")]
+#[allow(dead_code)]
 pub mod cores;
 
 /// The bundled Biped with five three-joint fingers on each hand: 52 bones,
