@@ -100,7 +100,7 @@ pub(crate) fn slerp_lanes<L: Lanes>(a: [L; 4], b: [L; 4], s: f32) -> [L; 4] {
 /// `parent`), in the operand order of Direct3D's
 /// `D3DXQuaternionMultiply(local, parent)` as its reference code writes it:
 /// each component a sum of four products, added left to right
-/// ([`hamilton_reference`] in the tests writes it out). Here the four
+/// (`hamilton_reference` in the tests writes it out). Here the four
 /// components are summed side by side in a [`Vec4`], a subtracted product
 /// added negated (the same bits), rather than by glam's operator, whose
 /// bits depend on its SIMD path.
