@@ -9,7 +9,6 @@ use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
 use bevy::log::warn;
 use bevy::transform::components::Transform;
-use bevy::utils::Parallel;
 
 use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
@@ -103,7 +102,6 @@ pub fn bind_players(
     hierarchy: Hierarchy,
     mut retargeted: ResMut<RetargetedClips>,
     mut players: Query<PlayerToBind, Bindable>,
-    mut stale: Local<Parallel<Vec<Entity>>>,
 ) {
     let reloaded = modified(&mut files.clip_events);
     let reloaded_skeletons = modified(&mut files.skeleton_events);
@@ -116,22 +114,7 @@ pub fn bind_players(
         let at_or_above = std::iter::once(changed).chain(hierarchy.parents.iter_ancestors(changed));
         regrown.extend(at_or_above.filter(|e| players.contains(*e)));
     }
-    // Most frames change nothing: find the players that need binding over
-    // all cores, and bind only those.
-    players.par_iter().for_each_init(
-        || stale.borrow_local_mut(),
-        |stale, (entity, player, binding, _, &axes, retarget)| {
-            let current = retarget.is_none()
-                && binding.is_current(&player.root_bone, player.clips_in_use(), axes)
-                && !regrown.contains(&entity);
-            if !current || !reloaded.is_empty() {
-                stale.push(entity);
-            }
-        },
-    );
-    let stale: Vec<Entity> = stale.drain().collect();
-    let mut stale_players = players.iter_many_mut(&stale);
-    while let Some((entity, player, mut binding, rig, &axes, retarget)) = stale_players.fetch_next() {
+    for (entity, player, mut binding, rig, &axes, retarget) in &mut players {
         if !binding.built || regrown.contains(&entity) {
             binding.set_bones(hierarchy.bones(&mut commands, entity));
         }
@@ -149,11 +132,12 @@ pub fn bind_players(
         }
         let with = with.flatten();
         let main = player.main_clip_id();
-        // Every clip playing is bound already.
-        if reloaded.is_empty() && player.clips_in_use().all(|id| binding.clips.contains(id)) {
+        let in_use = || player.instances().map(|i| i.clip).chain(main);
+        // The common frame: every clip playing is bound already.
+        if reloaded.is_empty() && in_use().all(|id| binding.clips.contains(id)) {
             continue;
         }
-        let in_use: Vec<AssetId<AniClip>> = player.clips_in_use().collect();
+        let in_use: Vec<AssetId<AniClip>> = in_use().collect();
         binding.clips.retain(|id| in_use.contains(&id) && !reloaded.contains(&id));
         let main_rebinds = main.is_some_and(|main| !binding.clips.contains(main));
         for id in in_use {

@@ -228,23 +228,6 @@ impl AniBinding {
         }
     }
 
-    /// Whether binding a player that does not retarget would change
-    /// nothing this frame: its bones found, their rest poses in `axes`, its
-    /// root bone (`root_bone`) followed and every clip it plays (`in_use`)
-    /// bound. The binder asks this of every player over all cores, and
-    /// binds on one the few that need it.
-    pub(super) fn is_current(
-        &self,
-        root_bone: &str,
-        mut in_use: impl Iterator<Item = AssetId<AniClip>>,
-        axes: Axes,
-    ) -> bool {
-        self.built
-            && self.rest_axes == Some(axes)
-            && self.root.0 == root_bone
-            && in_use.all(|id| self.clips.contains(id))
-    }
-
     /// The root bone's index.
     pub(super) fn root(&self) -> Option<usize> {
         self.root.1

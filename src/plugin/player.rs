@@ -260,11 +260,6 @@ impl AniPlayer {
         self.mixer.guarantee = on;
     }
 
-    /// The clips the player needs bound: those playing and its main clip.
-    pub(super) fn clips_in_use(&self) -> impl Iterator<Item = AssetId<AniClip>> + '_ {
-        self.instances().map(|i| i.clip).chain(self.main_clip_id())
-    }
-
     /// The playing clips: actions newest first, then loops.
     pub fn instances(&self) -> impl Iterator<Item = &Instance<AssetId<AniClip>>> {
         self.mixer.instances()

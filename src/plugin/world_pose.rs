@@ -38,6 +38,10 @@ pub fn pose_world(
     transforms: Query<&Transform>,
     scratch: Local<Parallel<Scratch>>,
 ) {
+    // A crowd all on the other path has nothing to pose here.
+    if players.iter().all(|(_, (_, output, poses))| *output != PoseOutput::GlobalTransform && poses.0.is_empty()) {
+        return;
+    }
     players.par_iter_mut().for_each_init(
         || scratch.borrow_local_mut(),
         |scratch, ((entity, mut player, binding, lod, mut motion), (&axes, output, mut poses))| {

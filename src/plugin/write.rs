@@ -24,6 +24,10 @@ use super::player::{AniPlayer, LocalPoses, PoseOutput};
 /// [`super::world_pose::pose_world`]). A paused (or stopped) player still
 /// poses its clips at their times, so a seek shows.
 pub fn pose_players(clips: Res<Assets<AniClip>>, mut players: Query<(ToPose, Pose)>, posings: Local<Parallel<Posing>>) {
+    // A crowd all on the other path has nothing to pose here.
+    if players.iter().all(|(_, (_, output, locals))| *output != PoseOutput::Transform && locals.0.is_empty()) {
+        return;
+    }
     players.par_iter_mut().for_each_init(
         || posings.borrow_local_mut(),
         |posing, ((entity, mut player, binding, lod, mut motion), (&axes, output, mut locals))| {
