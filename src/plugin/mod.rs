@@ -48,6 +48,13 @@
 //! | `WorldPose` (after `TransformSystems::Propagate`) | [`world_pose::write_world_poses`] | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
 //! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
 //!
+//! "Over all cores" means over Bevy's `ComputeTaskPool`, which Bevy's
+//! default pools give a single thread on a machine of three cores or
+//! fewer (a quarter of the cores goes to I/O and a quarter to async work,
+//! at least one thread each): there every such pass runs on one core. A
+//! game that poses crowds there gives compute every core through
+//! `TaskPoolPlugin` (the README's "Cores" shows how).
+//!
 //! Read [`RootMotion`] after `Io3dSystems::Pose` (or in `Update` of the
 //! next frame, a frame late): it is filled there.
 //!
