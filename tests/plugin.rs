@@ -1576,6 +1576,46 @@ fn a_mixamo_rig_plays_the_walk_retargeted_with_limbs_where_the_bipeds_point() {
     }
 }
 
+/// Binding skips a player that nothing changed since it was last posed
+/// bound: a change after that still reaches it, whether to the player
+/// (a clip started), to its retargeting (removed) or to its axes.
+#[test]
+fn a_settled_player_still_binds_what_changes_after_it_settles() {
+    use bevy_io3d::anim::Action;
+    use bevy_io3d::plugin::{AniRetarget, BoneRest};
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let (root, bones) = mixamo_rig(&mut app, 0.0);
+    let binding = |app: &App| app.world().get::<AniBinding>(root).unwrap().clone();
+    run_until(&mut app, "the retargeted binding", |app| {
+        binding(app).is_bound() && binding(app).unbound_tracks.is_empty()
+    });
+    for _ in 0..3 {
+        app.update();
+    }
+    // Without retargeting, the Biped's track names meet no Mixamo bone.
+    app.world_mut().entity_mut(root).remove::<AniRetarget>();
+    app.update();
+    assert!(!binding(&app).unbound_tracks.is_empty(), "the walk's own tracks are bound again");
+    for _ in 0..3 {
+        app.update();
+    }
+    let server = app.world().resource::<AssetServer>().clone();
+    let attack: Handle<AniClip> = server.load("biped_attack_4002.ani");
+    app.world_mut().get_mut::<AniPlayer>(root).unwrap().play_action(attack.clone(), Action::faded(100.0, 100.0));
+    run_until(&mut app, "the attack bound", |app| binding(app).clip(attack.id()).is_some());
+    for _ in 0..3 {
+        app.update();
+    }
+    // No track names a bone now: each stays at rest, in whatever axes.
+    app.world_mut().entity_mut(root).insert(Axes::EngineToGltf);
+    app.update();
+    for (name, &bone) in &bones {
+        let (now, rest) = (app.world().get::<Transform>(bone).unwrap(), app.world().get::<BoneRest>(bone).unwrap());
+        assert!(now.translation.abs_diff_eq(rest.0.translation, 1e-5), "{name}: {now:?} against {rest:?}");
+    }
+}
+
 /// A bone map in a file (`*.bonemap`), loaded as an asset, overrides the
 /// suggested one, and editing the file remakes the player's clips: a map
 /// without the arms leaves them at rest; the whole map moves them.

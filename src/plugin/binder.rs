@@ -4,11 +4,13 @@
 use std::collections::VecDeque;
 
 use bevy::asset::{AssetEvent, AssetId, Assets};
+use bevy::ecs::change_detection::Tick;
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
-use bevy::ecs::system::SystemParam;
+use bevy::ecs::system::{SystemChangeTick, SystemParam};
 use bevy::log::warn;
 use bevy::transform::components::Transform;
+use bevy::utils::Parallel;
 
 use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
@@ -27,11 +29,11 @@ type Bindable = Or<(Without<SklRig>, With<RigBones>)>;
 /// A player with its binding, rig, axes and retargeting, if any.
 type PlayerToBind = (
     Entity,
-    &'static AniPlayer,
+    Ref<'static, AniPlayer>,
     &'static mut AniBinding,
     Option<&'static RigBones>,
     &'static Axes,
-    Option<&'static AniRetarget>,
+    Option<Ref<'static, AniRetarget>>,
 );
 
 /// The hierarchy as binding sees it: links both ways, and what changed.
@@ -39,6 +41,8 @@ type PlayerToBind = (
 pub struct Hierarchy<'w, 's> {
     /// Entities whose children or name changed this frame.
     changed: Query<'w, 's, Entity, Regrowth>,
+    /// Players that stopped retargeting.
+    unretargeted: RemovedComponents<'w, 's, AniRetarget>,
     parents: Query<'w, 's, &'static ChildOf>,
     children: Query<'w, 's, &'static Children>,
     names: Query<'w, 's, (&'static Name, Option<&'static FileBoneName>, &'static Transform, Option<&'static BoneRest>)>,
@@ -46,6 +50,24 @@ pub struct Hierarchy<'w, 's> {
 }
 
 impl Hierarchy<'_, '_> {
+    /// The players at or above an entity whose children or name changed
+    /// (found over all cores: this looks at every named entity each
+    /// frame), and those that stopped retargeting: their bones or root
+    /// may have changed.
+    fn regrown(&mut self, players: &Query<PlayerToBind, Bindable>, found: &mut Parallel<Vec<Entity>>) -> Vec<Entity> {
+        self.changed.par_iter().for_each_init(
+            || found.borrow_local_mut(),
+            |found, changed| {
+                let at_or_above = std::iter::once(changed).chain(self.parents.iter_ancestors(changed));
+                found.extend(at_or_above.filter(|e| players.contains(*e)));
+            },
+        );
+        let mut regrown = Vec::new();
+        found.drain_into(&mut regrown);
+        regrown.extend(self.unretargeted.read());
+        regrown
+    }
+
     /// The named descendants of `player`, breadth first (so the bone
     /// nearest the player wins a name two bones share), but none at or
     /// below another player (a nested rig is its own player's), giving
@@ -99,22 +121,25 @@ pub struct BindingFiles<'w, 's> {
 pub fn bind_players(
     mut commands: Commands,
     mut files: BindingFiles,
-    hierarchy: Hierarchy,
+    mut hierarchy: Hierarchy,
     mut retargeted: ResMut<RetargetedClips>,
     mut players: Query<PlayerToBind, Bindable>,
+    (ticks, mut found): (SystemChangeTick, Local<Parallel<Vec<Entity>>>),
 ) {
     let reloaded = modified(&mut files.clip_events);
     let reloaded_skeletons = modified(&mut files.skeleton_events);
     let reloaded_maps = modified(&mut files.map_events);
     let BindingFiles { clips, skeletons, maps, .. } = files;
     retargeted.forget(&reloaded, &reloaded_skeletons);
-    // Players at or above a changed entity see a changed hierarchy.
-    let mut regrown: Vec<Entity> = Vec::new();
-    for changed in &hierarchy.changed {
-        let at_or_above = std::iter::once(changed).chain(hierarchy.parents.iter_ancestors(changed));
-        regrown.extend(at_or_above.filter(|e| players.contains(*e)));
-    }
+    let regrown = hierarchy.regrown(&players, &mut found);
+    let files_changed = !(reloaded.is_empty() && reloaded_skeletons.is_empty() && reloaded_maps.is_empty());
     for (entity, player, mut binding, rig, &axes, retarget) in &mut players {
+        let outside_unchanged =
+            !files_changed && !regrown.contains(&entity) && !retarget.as_ref().is_some_and(Ref::is_changed);
+        if outside_unchanged && settled(&player, &binding, axes, ticks.this_run()) {
+            continue;
+        }
+        let retarget = retarget.as_deref();
         if !binding.built || regrown.contains(&entity) {
             binding.set_bones(hierarchy.bones(&mut commands, entity));
         }
@@ -132,12 +157,11 @@ pub fn bind_players(
         }
         let with = with.flatten();
         let main = player.main_clip_id();
-        let in_use = || player.instances().map(|i| i.clip).chain(main);
         // The common frame: every clip playing is bound already.
-        if reloaded.is_empty() && in_use().all(|id| binding.clips.contains(id)) {
+        if reloaded.is_empty() && all_bound(&player, &binding) {
             continue;
         }
-        let in_use: Vec<AssetId<AniClip>> = in_use().collect();
+        let in_use: Vec<AssetId<AniClip>> = player.instances().map(|i| i.clip).chain(main).collect();
         binding.clips.retain(|id| in_use.contains(&id) && !reloaded.contains(&id));
         let main_rebinds = main.is_some_and(|main| !binding.clips.contains(main));
         for id in in_use {
@@ -171,4 +195,23 @@ pub fn bind_players(
             commands.entity(bone).try_insert(Io3dBone { player: entity, index });
         }
     }
+}
+
+/// Whether every clip `player` plays, and its main clip, is bound: then
+/// binding has nothing to do for it until it changes. Posing records when
+/// it found this ([`AniPlayer::bound_at`]), where the player is in cache.
+pub(super) fn all_bound(player: &AniPlayer, binding: &AniBinding) -> bool {
+    let main = player.main_clip_id();
+    player.instances().map(|i| i.clip).chain(main).all(|id| binding.clips.contains(id))
+}
+
+/// Whether binding has nothing to do for `player` this frame (`now`): it
+/// was bound when last posed, and neither it nor its axes changed since.
+/// Reloaded files and changes to the hierarchy or to retargeting are the
+/// caller's to check. This spares every settled player of a crowd the
+/// lookups a full check makes in memory no other pass of the frame
+/// touches (its root's name, its clips' bindings).
+fn settled(player: &Ref<AniPlayer>, binding: &AniBinding, axes: Axes, now: Tick) -> bool {
+    let unchanged_since = |at: Tick| !player.last_changed().is_newer_than(at, now);
+    binding.is_bound() && binding.rest_axes == Some(axes) && player.bound_at.is_some_and(unchanged_since)
 }

@@ -7,6 +7,7 @@
 //! poses ([`super::world_pose`]).
 
 use bevy::asset::{AssetId, Assets};
+use bevy::ecs::change_detection::Tick;
 use bevy::ecs::entity::Entity;
 use bevy::math::Vec3;
 
@@ -16,6 +17,7 @@ use crate::anim::{BonePose, PoseBlend};
 
 use super::assets::AniClip;
 use super::axes::Axes;
+use super::binder::all_bound;
 use super::binding::AniBinding;
 use super::lod::AniLod;
 use super::player::{AniPlayer, RootMotion};
@@ -33,19 +35,27 @@ pub struct Posing {
     posed: Vec<BonePose>,
 }
 
+/// A player to pose, as the pose passes hand it over: with its binding,
+/// its level of detail, where it is staggered among the others, and the
+/// pass's change tick.
+pub(super) type PlayerToPose<'a> = (&'a mut AniPlayer, &'a AniBinding, Option<&'a mut AniLod>, u32, Tick);
+
 /// Poses `player`'s bones, each relative to its parent in the files' axes
 /// with the root held where in-place play holds it, and fills `motion`:
 /// its clips blended over the bones' rest poses, or, on a frame its level
 /// of detail (`lod`, with where it is `stagger`ed among the others) skips,
 /// its last two poses interpolated. Root motion is the clips' either way.
+/// Records whether every clip it plays was bound (at the pass's tick
+/// `now`), so that binding skips it until it changes.
 pub(super) fn pose_player<'a>(
-    (player, binding, lod, stagger): (&mut AniPlayer, &AniBinding, Option<&mut AniLod>, u32),
+    (player, binding, lod, stagger, now): PlayerToPose,
     clips: &Assets<AniClip>,
     motion: &mut RootMotion,
     axes: Axes,
     posing: &'a mut Posing,
 ) -> &'a [BonePose] {
     let Posing { blend, posed } = posing;
+    player.bound_at = all_bound(player, binding).then_some(now);
     match lod.and_then(|lod| (!lod.is_full()).then_some(lod)) {
         None => {
             blend_clips(player, binding, clips, blend);

@@ -2,6 +2,7 @@
 //! form for the common case of one clip.
 
 use bevy::asset::{AssetId, Handle};
+use bevy::ecs::change_detection::Tick;
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine3A, Quat, Vec3};
 use bevy::reflect::{Reflect, reflect_remote, std_traits::ReflectDefault};
@@ -90,6 +91,11 @@ pub struct AniPlayer {
     /// time, even while paused (until every clip playing has loaded).
     #[reflect(ignore)]
     pub(super) unsettled: bool,
+    /// The change tick of the posing that last found every clip this
+    /// player plays bound: until the player changes after it, binding has
+    /// nothing to do for it ([`super::binder::settled`]).
+    #[reflect(ignore)]
+    pub(super) bound_at: Option<Tick>,
 }
 
 /// A player with nothing to play, for a game that starts clips with the
@@ -109,6 +115,7 @@ impl Default for AniPlayer {
             pending_seek: None,
             steps: Vec::new(),
             unsettled: false,
+            bound_at: None,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use bevy::asset::Assets;
 use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemChangeTick;
 use bevy::math::{Affine3A, Quat, Vec3};
 use bevy::transform::components::{GlobalTransform, Transform};
 use bevy::utils::Parallel;
@@ -37,6 +38,7 @@ pub fn pose_world(
     mut players: Query<(ToPose, Pose)>,
     transforms: Query<&Transform>,
     scratch: Local<Parallel<Scratch>>,
+    ticks: SystemChangeTick,
 ) {
     // A crowd all on the other path has nothing to pose here.
     if players.iter().all(|(_, (_, output, poses))| *output != PoseOutput::GlobalTransform && poses.0.is_empty()) {
@@ -50,7 +52,7 @@ pub fn pose_world(
                 return;
             }
             let Scratch { posing, chained, anchors } = &mut **scratch;
-            let player = (&mut *player, binding, lod.map(Mut::into_inner), entity.index_u32());
+            let player = (&mut *player, binding, lod.map(Mut::into_inner), entity.index_u32(), ticks.this_run());
             let posed = pose_player(player, &clips, &mut motion, axes, posing);
             compose(binding, posed.iter().copied(), axes, &transforms, (chained, anchors), &mut poses.0);
         },

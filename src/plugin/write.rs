@@ -9,6 +9,7 @@
 
 use bevy::asset::Assets;
 use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemChangeTick;
 use bevy::transform::components::Transform;
 use bevy::utils::Parallel;
 
@@ -23,7 +24,12 @@ use super::player::{AniPlayer, LocalPoses, PoseOutput};
 /// [`PoseOutput::Transform`] (the world-pose path is
 /// [`super::world_pose::pose_world`]). A paused (or stopped) player still
 /// poses its clips at their times, so a seek shows.
-pub fn pose_players(clips: Res<Assets<AniClip>>, mut players: Query<(ToPose, Pose)>, posings: Local<Parallel<Posing>>) {
+pub fn pose_players(
+    clips: Res<Assets<AniClip>>,
+    mut players: Query<(ToPose, Pose)>,
+    posings: Local<Parallel<Posing>>,
+    ticks: SystemChangeTick,
+) {
     // A crowd all on the other path has nothing to pose here.
     if players.iter().all(|(_, (_, output, locals))| *output != PoseOutput::Transform && locals.0.is_empty()) {
         return;
@@ -36,7 +42,7 @@ pub fn pose_players(clips: Res<Assets<AniClip>>, mut players: Query<(ToPose, Pos
             if !binding.is_bound() || *output != PoseOutput::Transform {
                 return;
             }
-            let player = (&mut *player, binding, lod.map(Mut::into_inner), entity.index_u32());
+            let player = (&mut *player, binding, lod.map(Mut::into_inner), entity.index_u32(), ticks.this_run());
             let posed = pose_player(player, &clips, &mut motion, axes, posing);
             locals.extend(posed.iter().map(|pose| (axes.position(pose.position), axes.rotation(pose.rotation))));
         },
