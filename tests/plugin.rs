@@ -320,6 +320,49 @@ fn the_player_writes_its_bones_and_leaves_the_games_children_and_nested_rigs_alo
     assert_eq!(app.world().get::<Io3dBone>(boom), None);
 }
 
+/// A bone the game takes from under its player (a weapon handed to
+/// another character) is the player's no more: it loses its `Io3dBone`
+/// and keeps what the game gives it, and the bones that stay are marked
+/// with their new places.
+#[test]
+fn a_bone_moved_away_from_its_player_is_released() {
+    use bevy_io3d::plugin::Io3dBone;
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let rig = spawn_walker(&mut app, "biped_walk_4000.ani", RepeatMode::Loop);
+    let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
+    let hand = bones[rig_bone(&app, &bones, "Bip01 R Hand")];
+    let holder = app.world_mut().spawn(Transform::default()).id();
+    app.world_mut().entity_mut(hand).insert(ChildOf(holder));
+    app.update();
+    let given = Transform::from_xyz(1.0, 2.0, 3.0);
+    *app.world_mut().get_mut::<Transform>(hand).unwrap() = given;
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(app.world().get::<Io3dBone>(hand), None, "released");
+    assert_eq!(*app.world().get::<Transform>(hand).unwrap(), given, "the game's to move");
+    // The bones that stay pose as before, each from its new place.
+    let walk = Animation::from_bytes(&sample("biped_walk_4000.ani")).unwrap();
+    let pure = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
+    seek(&mut app, rig, 300.0);
+    let local = pure.local_pose(&Clip::new(&walk), 300.0);
+    for (i, &bone) in bones.iter().enumerate().filter(|&(_, &bone)| bone != hand) {
+        let up: Vec<Entity> =
+            std::iter::successors(Some(bone), |&b| app.world().get::<ChildOf>(b).map(ChildOf::parent)).collect();
+        let stays = up.contains(&rig) && !up.contains(&hand);
+        let marked = app.world().get::<Io3dBone>(bone).map(|b| b.player);
+        assert_eq!(marked, stays.then_some(rig), "bone {i}");
+        if stays {
+            assert_eq!(
+                *app.world().get::<Transform>(bone).unwrap(),
+                Axes::EngineToBevy.transform(&local[i]),
+                "bone {i}"
+            );
+        }
+    }
+}
+
 /// The index in `bones` of the bone named `name`.
 fn rig_bone(app: &App, bones: &[Entity], name: &str) -> usize {
     bones.iter().position(|&b| app.world().get::<Name>(b).is_some_and(|n| n.as_str() == name)).unwrap()
@@ -1577,43 +1620,51 @@ fn a_mixamo_rig_plays_the_walk_retargeted_with_limbs_where_the_bipeds_point() {
 }
 
 /// Binding skips a player that nothing changed since it was last posed
-/// bound: a change after that still reaches it, whether to the player
-/// (a clip started), to its retargeting (removed) or to its axes.
+/// bound: a change after that still reaches it, whether to its
+/// retargeting (removed: the bones it let go of return to rest), to the
+/// player (a clip started) or to its axes.
 #[test]
 fn a_settled_player_still_binds_what_changes_after_it_settles() {
-    use bevy_io3d::anim::Action;
-    use bevy_io3d::plugin::{AniRetarget, BoneRest};
+    use bevy_io3d::anim::{Action, Loop};
+    use bevy_io3d::plugin::{AniRetarget, BoneRest, Io3dBone};
     let dir = asset_dir();
     let mut app = app(dir.path());
+    let settle = |app: &mut App| (0..3).for_each(|_| app.update());
     let (root, bones) = mixamo_rig(&mut app, 0.0);
-    let binding = |app: &App| app.world().get::<AniBinding>(root).unwrap().clone();
+    let binding = |app: &App, player| app.world().get::<AniBinding>(player).unwrap().clone();
     run_until(&mut app, "the retargeted binding", |app| {
-        binding(app).is_bound() && binding(app).unbound_tracks.is_empty()
+        binding(app, root).is_bound() && binding(app, root).unbound_tracks.is_empty()
     });
-    for _ in 0..3 {
-        app.update();
-    }
+    settle(&mut app);
     // Without retargeting, the Biped's track names meet no Mixamo bone.
     app.world_mut().entity_mut(root).remove::<AniRetarget>();
     app.update();
-    assert!(!binding(&app).unbound_tracks.is_empty(), "the walk's own tracks are bound again");
-    for _ in 0..3 {
-        app.update();
+    assert!(!binding(&app, root).unbound_tracks.is_empty(), "the walk's own tracks are bound again");
+    app.update();
+    for (name, &bone) in &bones {
+        assert_eq!(app.world().get::<Io3dBone>(bone), None, "{name} let go");
+        let (now, rest) = (app.world().get::<Transform>(bone).unwrap(), app.world().get::<BoneRest>(bone).unwrap());
+        assert_eq!(*now, rest.0, "{name} back at rest");
     }
+    settle(&mut app);
     let server = app.world().resource::<AssetServer>().clone();
     let attack: Handle<AniClip> = server.load("biped_attack_4002.ani");
     app.world_mut().get_mut::<AniPlayer>(root).unwrap().play_action(attack.clone(), Action::faded(100.0, 100.0));
-    run_until(&mut app, "the attack bound", |app| binding(app).clip(attack.id()).is_some());
-    for _ in 0..3 {
-        app.update();
-    }
-    // No track names a bone now: each stays at rest, in whatever axes.
-    app.world_mut().entity_mut(root).insert(Axes::EngineToGltf);
+    run_until(&mut app, "the attack bound", |app| binding(app, root).clip(attack.id()).is_some());
+
+    // A bone of a clip at weight 0 stays at rest, in whatever axes.
+    let walk = server.load("biped_walk_4000.ani");
+    let mut player = AniPlayer::default();
+    player.play_loop(walk, Loop { weight: 0.0, ..Loop::default() });
+    let still = app.world_mut().spawn(player).id();
+    let rest = Transform::from_xyz(1.0, 2.0, 3.0);
+    let hips = app.world_mut().spawn((Name::new("Bip01"), rest, ChildOf(still))).id();
+    run_until(&mut app, "the still player", |app| binding(app, still).is_bound());
+    settle(&mut app);
+    assert_eq!(*app.world().get::<Transform>(hips).unwrap(), rest);
+    app.world_mut().entity_mut(still).insert(Axes::EngineToGltf);
     app.update();
-    for (name, &bone) in &bones {
-        let (now, rest) = (app.world().get::<Transform>(bone).unwrap(), app.world().get::<BoneRest>(bone).unwrap());
-        assert!(now.translation.abs_diff_eq(rest.0.translation, 1e-5), "{name}: {now:?} against {rest:?}");
-    }
+    assert_eq!(*app.world().get::<Transform>(hips).unwrap(), rest, "at rest in the new axes");
 }
 
 /// A bone map in a file (`*.bonemap`), loaded as an asset, overrides the

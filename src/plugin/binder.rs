@@ -14,7 +14,7 @@ use bevy::utils::Parallel;
 
 use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
-use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone};
+use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone, Ownership};
 use super::player::AniPlayer;
 use super::retarget::{AniBoneMap, AniRetarget, RetargetedClips, Retargeting};
 use super::rig::{BoneRest, RigBones, SklRig, modified};
@@ -41,6 +41,8 @@ type PlayerToBind = (
 pub struct Hierarchy<'w, 's> {
     /// Entities whose children or name changed this frame.
     changed: Query<'w, 's, Entity, Regrowth>,
+    /// Entities whose last child left (their `Children` goes).
+    childless: RemovedComponents<'w, 's, Children>,
     /// Players that stopped retargeting.
     unretargeted: RemovedComponents<'w, 's, AniRetarget>,
     parents: Query<'w, 's, &'static ChildOf>,
@@ -52,18 +54,18 @@ pub struct Hierarchy<'w, 's> {
 impl Hierarchy<'_, '_> {
     /// The players at or above an entity whose children or name changed
     /// (found over all cores: this looks at every named entity each
-    /// frame), and those that stopped retargeting: their bones or root
-    /// may have changed.
+    /// frame) or whose last child left, and those that stopped
+    /// retargeting: their bones or root may have changed.
     fn regrown(&mut self, players: &Query<PlayerToBind, Bindable>, found: &mut Parallel<Vec<Entity>>) -> Vec<Entity> {
         self.changed.par_iter().for_each_init(
             || found.borrow_local_mut(),
-            |found, changed| {
-                let at_or_above = std::iter::once(changed).chain(self.parents.iter_ancestors(changed));
-                found.extend(at_or_above.filter(|e| players.contains(*e)));
-            },
+            |found, changed| found.extend(players_at_or_above(changed, &self.parents, players)),
         );
         let mut regrown = Vec::new();
         found.drain_into(&mut regrown);
+        for childless in self.childless.read() {
+            regrown.extend(players_at_or_above(childless, &self.parents, players));
+        }
         regrown.extend(self.unretargeted.read());
         regrown
     }
@@ -99,6 +101,15 @@ impl Hierarchy<'_, '_> {
         }
         bones
     }
+}
+
+/// The players among `entity` and its ancestors.
+fn players_at_or_above<'a>(
+    entity: Entity,
+    parents: &'a Query<&ChildOf>,
+    players: &'a Query<PlayerToBind, Bindable>,
+) -> impl Iterator<Item = Entity> + 'a {
+    std::iter::once(entity).chain(parents.iter_ancestors(entity)).filter(|e| players.contains(*e))
 }
 
 /// The files bindings are made from, and the messages that say which
@@ -188,10 +199,16 @@ pub fn bind_players(
                 warn!("{warning}");
             }
         }
-        for released in binding.take_ownership(rig.map_or(&[], |r| &r.0)) {
-            commands.entity(released).try_remove::<Io3dBone>();
+        let Ownership { released, left, gained } = binding.take_ownership(rig.map_or(&[], |r| &r.0));
+        // A bone the player lets go of returns to rest, as one no track
+        // drives does; one taken from under it is the game's to place.
+        for (bone, rest) in released {
+            commands.entity(bone).try_remove::<Io3dBone>().try_insert(rest);
         }
-        for (index, bone) in binding.owned_bones() {
+        for bone in left {
+            commands.entity(bone).try_remove::<Io3dBone>();
+        }
+        for (index, bone) in gained {
             commands.entity(bone).try_insert(Io3dBone { player: entity, index });
         }
     }

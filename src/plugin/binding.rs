@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use bevy::asset::AssetId;
+use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
 use bevy::math::Vec3;
 use bevy::reflect::{Reflect, std_traits::ReflectDefault};
@@ -56,6 +57,18 @@ impl ClipBinding {
     pub(super) fn played<'a>(&'a self, own: &'a Clip) -> &'a Clip {
         self.retargeted.as_deref().unwrap_or(own)
     }
+}
+
+/// How a rebind changed the bones a player writes
+/// ([`AniBinding::take_ownership`]).
+#[derive(Default)]
+pub(super) struct Ownership {
+    /// Bones below it that it writes no more, with their rest transforms.
+    pub released: Vec<(Entity, Transform)>,
+    /// Bones it wrote that are no longer below it.
+    pub left: Vec<Entity>,
+    /// Bones it writes now and did not, with their indices.
+    pub gained: Vec<(usize, Entity)>,
 }
 
 /// A bone right below the player in [`AniBinding::parents`].
@@ -138,6 +151,10 @@ pub struct AniBinding {
     /// For each bone, whether the player writes it ([`Io3dBone`]).
     #[reflect(ignore)]
     pub(super) owned: Vec<bool>,
+    /// The bones the player wrote before its bones were found again
+    /// ([`AniBinding::set_bones`]): released unless it still writes them.
+    #[reflect(ignore)]
+    pub(super) were_owned: Vec<Entity>,
     /// Whether the player writes every bone, each of unit scale right
     /// below a bone or the player: then one chain of the client's
     /// arithmetic composes the world pose.
@@ -202,21 +219,35 @@ impl AniBinding {
 
     /// Takes the bones the player writes: every bone of the rig spawned
     /// from a skeleton (`rig`), and the bones a bound clip's track names.
-    /// Returns the bones that were owned and no longer are.
-    pub(super) fn take_ownership(&mut self, rig: &[Entity]) -> Vec<Entity> {
+    /// Returns what changed: bones it wrote and no longer does (also
+    /// those no longer below it since [`AniBinding::set_bones`]), and
+    /// bones it writes now with their indices (every one after
+    /// `set_bones`, since indices move), so that a rebind that changes
+    /// neither marks no bone again.
+    pub(super) fn take_ownership(&mut self, rig: &[Entity]) -> Ownership {
+        let rig: EntityHashSet = rig.iter().copied().collect();
         let mut owned: Vec<bool> = self.bones.iter().map(|b| rig.contains(&b.entity)).collect();
         for bone in self.clips.0.iter().flat_map(|(_, c)| c.tracks.iter().flatten()) {
             owned[*bone] = true;
         }
-        let released = (self.bones.iter().zip(&self.owned))
-            .zip(&owned)
-            .filter(|((_, was), now)| **was && !**now)
-            .map(|((bone, _), _)| bone.entity)
-            .collect();
-        self.owned = owned;
+        // Empty after `set_bones`: then every bone is marked again, with
+        // its (maybe new) index.
+        let before = std::mem::replace(&mut self.owned, owned);
+        let were = std::mem::take(&mut self.were_owned);
+        let had = |i: usize| before.get(i).copied().unwrap_or(false);
+        let mut ownership = Ownership::default();
+        for (i, (bone, &owned)) in self.bones.iter().zip(&self.owned).enumerate() {
+            match (had(i) || were.contains(&bone.entity), owned) {
+                (true, false) => ownership.released.push((bone.entity, bone.rest)),
+                (_, true) if !had(i) => ownership.gained.push((i, bone.entity)),
+                _ => {}
+            }
+        }
+        let below: EntityHashSet = self.bones.iter().map(|b| b.entity).collect();
+        ownership.left = were.into_iter().filter(|e| !below.contains(e)).collect();
         self.one_chain = self.owned.iter().all(|o| *o)
             && self.bones.iter().all(|b| b.between.is_empty() && b.rest.scale == Vec3::ONE);
-        released
+        ownership
     }
 
     /// Keeps the root bone's index for `name`; clips bound for another
@@ -231,12 +262,6 @@ impl AniBinding {
     /// The root bone's index.
     pub(super) fn root(&self) -> Option<usize> {
         self.root.1
-    }
-
-    /// The bones the player writes, by entity.
-    pub(super) fn owned_bones(&self) -> impl Iterator<Item = (usize, Entity)> + '_ {
-        let owned = self.bones.iter().zip(&self.owned).enumerate().filter(|(_, (_, owned))| **owned);
-        owned.map(|(index, (bone, _))| (index, bone.entity))
     }
 
     /// Keeps the rest poses in the files' axes as `axes` reads them.
@@ -310,6 +335,8 @@ impl AniBinding {
     }
 
     pub(super) fn set_bones(&mut self, bones: Vec<Bone>) {
+        let owned = self.bones.iter().zip(&self.owned).filter(|(_, o)| **o).map(|(b, _)| b.entity);
+        self.were_owned.extend(owned);
         self.parents = bones.iter().map(|b| b.parent.map_or(NO_PARENT, |p| p as u32)).collect();
         self.by_name = BoneNames::new(bones.iter().map(|b| &b.key));
         self.bones = bones;
