@@ -10,7 +10,6 @@ use bevy::ecs::prelude::*;
 use bevy::ecs::system::{SystemChangeTick, SystemParam};
 use bevy::log::warn;
 use bevy::transform::components::Transform;
-use bevy::utils::Parallel;
 
 use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
@@ -53,16 +52,15 @@ pub struct Hierarchy<'w, 's> {
 
 impl Hierarchy<'_, '_> {
     /// The players at or above an entity whose children or name changed
-    /// (found over all cores: this looks at every named entity each
-    /// frame) or whose last child left, and those that stopped
-    /// retargeting: their bones or root may have changed.
-    fn regrown(&mut self, players: &Query<PlayerToBind, Bindable>, found: &mut Parallel<Vec<Entity>>) -> Vec<Entity> {
-        self.changed.par_iter().for_each_init(
-            || found.borrow_local_mut(),
-            |found, changed| found.extend(players_at_or_above(changed, &self.parents, players)),
-        );
+    /// or whose last child left, and those that stopped retargeting: their
+    /// bones or root may have changed. (This looks at every named entity
+    /// each frame, on one core: over all cores it saved 0.5 ms of a
+    /// 5,000-character frame and cost small crowds a parallel pass.)
+    fn regrown(&mut self, players: &Query<PlayerToBind, Bindable>) -> Vec<Entity> {
         let mut regrown = Vec::new();
-        found.drain_into(&mut regrown);
+        for changed in &self.changed {
+            regrown.extend(players_at_or_above(changed, &self.parents, players));
+        }
         for childless in self.childless.read() {
             regrown.extend(players_at_or_above(childless, &self.parents, players));
         }
@@ -135,14 +133,14 @@ pub fn bind_players(
     mut hierarchy: Hierarchy,
     mut retargeted: ResMut<RetargetedClips>,
     mut players: Query<PlayerToBind, Bindable>,
-    (ticks, mut found): (SystemChangeTick, Local<Parallel<Vec<Entity>>>),
+    ticks: SystemChangeTick,
 ) {
     let reloaded = modified(&mut files.clip_events);
     let reloaded_skeletons = modified(&mut files.skeleton_events);
     let reloaded_maps = modified(&mut files.map_events);
     let BindingFiles { clips, skeletons, maps, .. } = files;
     retargeted.forget(&reloaded, &reloaded_skeletons);
-    let regrown = hierarchy.regrown(&players, &mut found);
+    let regrown = hierarchy.regrown(&players);
     let files_changed = !(reloaded.is_empty() && reloaded_skeletons.is_empty() && reloaded_maps.is_empty());
     for (entity, player, mut binding, rig, &axes, retarget) in &mut players {
         let outside_unchanged =
