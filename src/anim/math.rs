@@ -17,7 +17,7 @@
 
 use glam::{Quat, Vec3, Vec3A, Vec3Swizzles, Vec4, Vec4Swizzles};
 
-use crate::lanes::Lanes;
+use crate::lanes::{Lanes, four};
 
 /// The neighbourhood the approximate inverse square root is centred on.
 const ISQRT_NEIGHBORHOOD: f32 = 0.959066;
@@ -91,9 +91,9 @@ pub(crate) fn slerp_lanes<L: Lanes>(a: [L; 4], b: [L; 4], s: f32) -> [L; 4] {
     // The shorter way: flip `b` where the two are more than half a turn apart.
     let flip = cos.below(0.0);
     let cos = L::select(flip, -cos, cos);
-    let b = b.map(|c| L::select(flip, -c, c));
+    let b = four(|i| L::select(flip, -b[i], b[i]));
     let warped = if s <= 0.5 { counter_warp(s, cos) } else { L::splat(1.0) - counter_warp(1.0 - s, cos) };
-    fast_normalize([0, 1, 2, 3].map(|i| lerp_lanes(a[i], b[i], warped)))
+    fast_normalize(four(|i| lerp_lanes(a[i], b[i], warped)))
 }
 
 /// The Hamilton product `parent * local` (the rotation `local`, then
