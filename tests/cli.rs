@@ -548,6 +548,7 @@ fn gltf_export_and_import_round_trip_from_the_command_line() {
 }
 
 /// The bundled static model's collision mesh, as triangles of positions.
+#[cfg(feature = "viewer")]
 fn stage_collision_triangles() -> Vec<[glam::Vec3; 3]> {
     let cms = bevy_io3d::format::Collision::from_bytes(&std::fs::read(asset("resource/mesh/stage.cms")).unwrap());
     let cms = cms.unwrap();
@@ -556,6 +557,7 @@ fn stage_collision_triangles() -> Vec<[glam::Vec3; 3]> {
 
 /// The largest distance between the corners of two lists of triangles of
 /// the same length.
+#[cfg(feature = "viewer")]
 fn triangle_gap(a: &[[glam::Vec3; 3]], b: &[[glam::Vec3; 3]]) -> f32 {
     assert_eq!(a.len(), b.len(), "triangles");
     a.iter().flatten().zip(b.iter().flatten()).map(|(p, q)| p.distance(*q)).fold(0.0, f32::max)

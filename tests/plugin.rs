@@ -958,10 +958,12 @@ fn two_tracks_of_a_bone_and_weightless_tracks_play_alike_in_the_player_bevys_cli
 
     // glTF: exported and read back by the crate's own importer, which
     // samples by glTF's rules.
-    let exported = bevy_io3d::gltf::export(&skeleton, &[], &[("walk".into(), &walk)], Default::default()).unwrap();
-    let document = bevy_io3d::gltf::GltfDocument::from_slice(&exported.bytes, None).unwrap();
-    let imported = bevy_io3d::gltf::import(&document, &skeleton, &Default::default()).unwrap().animation;
-    let from_gltf = Clip::new(&imported);
+    #[cfg(feature = "gltf")]
+    let from_gltf = {
+        let exported = bevy_io3d::gltf::export(&skeleton, &[], &[("walk".into(), &walk)], Default::default()).unwrap();
+        let document = bevy_io3d::gltf::GltfDocument::from_slice(&exported.bytes, None).unwrap();
+        Clip::new(&bevy_io3d::gltf::import(&document, &skeleton, &Default::default()).unwrap().animation)
+    };
 
     for &ms in &times {
         app.world_mut().get_mut::<AniPlayer>(ours).unwrap().seek(ms);
@@ -972,10 +974,13 @@ fn two_tracks_of_a_bone_and_weightless_tracks_play_alike_in_the_player_bevys_cli
         assert_pose_eq(&bevy_pose(&mut app, theirs), &expected, CLIENT_GAP, &format!("Bevy's clip at {ms} ms"));
         // Both composed with unit rotations: the import writes its own
         // words, which the client reads to other lengths.
-        let gltf = pure.unit_world_pose(&from_gltf, ms);
-        let unit = pure.unit_world_pose(&clip, ms);
-        let (joints, degrees) = pose_gap(&gltf.iter().map(|p| (p.position, p.rotation)).collect::<Vec<_>>(), &unit);
-        assert!(joints < 0.05 && degrees < 0.1, "glTF at {ms} ms: {joints} units, {degrees} degrees");
+        #[cfg(feature = "gltf")]
+        {
+            let gltf = pure.unit_world_pose(&from_gltf, ms);
+            let unit = pure.unit_world_pose(&clip, ms);
+            let (joints, degrees) = pose_gap(&gltf.iter().map(|p| (p.position, p.rotation)).collect::<Vec<_>>(), &unit);
+            assert!(joints < 0.05 && degrees < 0.1, "glTF at {ms} ms: {joints} units, {degrees} degrees");
+        }
     }
 }
 
@@ -1705,8 +1710,10 @@ fn a_bone_map_file_drives_the_retarget_and_reloads() {
 /// Where each Biped limb's joints are on a character Blender built, by
 /// the Blender rig's bone names: (Biped joint, next Biped joint, the rig's
 /// joint, its next joint).
+#[cfg(feature = "viewer")]
 type Limb = (&'static str, &'static str, &'static str, &'static str);
 
+#[cfg(feature = "viewer")]
 const MIXAMO_LIMBS: [Limb; 8] = [
     ("Bip01 L UpperArm", "Bip01 L Forearm", "mixamorig:LeftArm", "mixamorig:LeftForeArm"),
     ("Bip01 L Forearm", "Bip01 L Hand", "mixamorig:LeftForeArm", "mixamorig:LeftHand"),
@@ -1718,6 +1725,7 @@ const MIXAMO_LIMBS: [Limb; 8] = [
     ("Bip01 R Calf", "Bip01 R Foot", "mixamorig:RightLeg", "mixamorig:RightFoot"),
 ];
 
+#[cfg(feature = "viewer")]
 const BLENDER_LIMBS: [Limb; 8] = [
     ("Bip01 L UpperArm", "Bip01 L Forearm", "upper_arm.L", "forearm.L"),
     ("Bip01 L Forearm", "Bip01 L Hand", "forearm.L", "hand.L"),
@@ -1767,6 +1775,7 @@ fn retargeted_scene(dir: &Path, file: &str, clip: &str, waits_for: &str) -> (App
 /// its sampled rotations are about 0.9996 long (the client's slerp), and
 /// Bevy composes them through matrices (a short rotation makes a matrix
 /// that is not quite a turn), which bends each limb a little.
+#[cfg(feature = "viewer")]
 const EXPORT_GAP: f32 = 0.01;
 
 /// The joints `AniPlayer` gives `rig` playing `clip` at `ms` in Bevy, in
