@@ -170,7 +170,7 @@ pub fn bind_players(
         if reloaded.is_empty() && all_bound(&player, &binding) {
             continue;
         }
-        let in_use: Vec<AssetId<AniClip>> = player.instances().map(|i| i.clip).chain(main).collect();
+        let in_use: Vec<AssetId<AniClip>> = player.clips_in_use().collect();
         binding.clips.retain(|id| in_use.contains(&id) && !reloaded.contains(&id));
         let main_rebinds = main.is_some_and(|main| !binding.clips.contains(main));
         for id in in_use {
@@ -216,8 +216,7 @@ pub fn bind_players(
 /// binding has nothing to do for it until it changes. Posing records when
 /// it found this ([`AniPlayer::bound_at`]), where the player is in cache.
 pub(super) fn all_bound(player: &AniPlayer, binding: &AniBinding) -> bool {
-    let main = player.main_clip_id();
-    player.instances().map(|i| i.clip).chain(main).all(|id| binding.clips.contains(id))
+    player.clips_in_use().all(|id| binding.clips.contains(id))
 }
 
 /// Whether binding has nothing to do for `player` this frame (`now`): it

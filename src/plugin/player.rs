@@ -301,6 +301,11 @@ impl AniPlayer {
     pub(super) fn main_clip_id(&self) -> Option<AssetId<AniClip>> {
         self.clip.as_ref().map(Handle::id)
     }
+
+    /// Every clip it plays, and its main clip: the clips binding binds.
+    pub(super) fn clips_in_use(&self) -> impl Iterator<Item = AssetId<AniClip>> + '_ {
+        self.instances().map(|i| i.clip).chain(self.main_clip_id())
+    }
 }
 
 /// Which of its bones' transforms a player writes.
