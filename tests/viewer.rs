@@ -3,6 +3,7 @@
 //! need a Vulkan driver (`mesa-vulkan-drivers` gives lavapipe) and, for
 //! the window, `xvfb-run`; `.ci/run` installs both.
 
+mod browser;
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{Finding, LineStarts, Rule, line_of};
 use crate::format::Mesh;
 use crate::format::msh::submesh_offset;
-use crate::resource::{Character, CharacterMesh, Link, ResourceFolder, ResourceKind, name_key};
+use crate::resource::{Character, CharacterMesh, Disk, Link, ResourceFolder, ResourceKind, name_key};
 
 /// What checking a character's links finds, and the files it names.
 #[derive(Debug, Clone, Default)]
@@ -84,7 +84,7 @@ impl LinkCheck<'_> {
     fn searched(&self, kind: ResourceKind) -> String {
         match &self.character.folder {
             Some(folder) => {
-                let searched = folder.folder(kind).unwrap_or_else(|| folder.root.join(kind.folder()));
+                let searched = folder.folder(&Disk, kind).unwrap_or_else(|| folder.root.join(kind.folder()));
                 format!("in {}", searched.display())
             }
             None => "beside the config (which is in no resource folder)".into(),
@@ -192,7 +192,7 @@ impl LinkCheck<'_> {
 /// script no mesh is named after is never used.
 pub fn check_mesh_scripts(folder: &ResourceFolder) -> Vec<(PathBuf, Finding)> {
     let with_extension = |kind, extension: &str| -> Vec<PathBuf> {
-        let files = folder.files(kind).into_iter();
+        let files = folder.files(&Disk, kind).into_iter();
         files.filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(extension))).collect()
     };
     // Names compare as the client's lookup compares them (`find` matches
@@ -244,7 +244,7 @@ mod tests {
             found,
             [("\u{212A}nife.msh".into(), Rule::NoMaterialScript), ("knife.txt".into(), Rule::UnusedScript)]
         );
-        assert!(folder.find(ResourceKind::Material, "sword.txt").is_some());
-        assert_eq!(folder.find(ResourceKind::Material, "\u{212A}nife.txt"), None);
+        assert!(folder.find(&Disk, ResourceKind::Material, "sword.txt").is_some());
+        assert_eq!(folder.find(&Disk, ResourceKind::Material, "\u{212A}nife.txt"), None);
     }
 }

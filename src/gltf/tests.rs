@@ -422,9 +422,9 @@ fn with_json_text(text: Vec<u8>, original: &[u8]) -> Vec<u8> {
 /// The bundled character's skeleton and meshes, as the export takes them.
 fn bundled_character() -> (Skeleton, Vec<MeshFiles>) {
     let config = format!("{}/assets/resource/model/animodel/biped.txt", env!("CARGO_MANIFEST_DIR"));
-    let character = crate::resource::Character::load(std::path::Path::new(&config)).unwrap();
+    let character = crate::resource::Character::load(&crate::resource::Disk, std::path::Path::new(&config)).unwrap();
     let skeleton = character.skeleton.as_ref().unwrap().get().unwrap().clone();
-    (skeleton, character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect())
+    (skeleton, character.meshes.iter().map(|m| MeshFiles::read(&crate::resource::Disk, m).unwrap()).collect())
 }
 
 #[test]
@@ -606,10 +606,13 @@ fn jumps_are_written_half_a_millisecond_wide_and_read_back_as_jumps() {
 /// its mesh and its collision mesh.
 fn bundled_stage() -> (MeshFiles, crate::format::Collision) {
     let config = format!("{}/assets/resource/model/staticmodel/stage.txt", env!("CARGO_MANIFEST_DIR"));
-    let character = crate::resource::Character::load(std::path::Path::new(&config)).unwrap();
+    let character = crate::resource::Character::load(&crate::resource::Disk, std::path::Path::new(&config)).unwrap();
     assert!(character.skeleton.is_none());
     let collision = std::fs::read(character.collision.unwrap().path.unwrap()).unwrap();
-    (MeshFiles::read(&character.meshes[0]).unwrap(), crate::format::Collision::from_bytes(&collision).unwrap())
+    (
+        MeshFiles::read(&crate::resource::Disk, &character.meshes[0]).unwrap(),
+        crate::format::Collision::from_bytes(&collision).unwrap(),
+    )
 }
 
 /// A node's triangles as glTF holds them (its axes, units and winding).

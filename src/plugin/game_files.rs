@@ -3,6 +3,12 @@
 //! without case; a game's mixed-case folder copied to Linux loads in the
 //! viewer and the CLI (which use [`crate::resource`]) and, through
 //! [`GameFilesPlugin`], in a Bevy game too.
+//!
+//! Desktop only: it reads a folder on disk, and Bevy's file watcher with
+//! it, neither of which a browser has. On `wasm32` a game's assets come
+//! through Bevy's web source, which fetches each path from the page's
+//! server as written; serve the folder with its names as the game's files
+//! spell them.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,11 +21,11 @@ use bevy::asset::io::{
     AssetReader, AssetReaderError, AssetSource, AssetSourceBuilder, AssetSourceId, PathStream, Reader, VecReader,
 };
 
-use crate::resource::find_without_case;
+use crate::resource::{Disk, FileSource};
 
 /// An asset reader for a folder of the game's files: a path that is not on
 /// disk as written is found without case, one component at a time, with
-/// the library's resolver ([`find_without_case`]). Folders are listed as
+/// the library's resolver ([`FileSource::find_without_case`]). Folders are listed as
 /// spelled.
 pub struct GameFileReader {
     root: PathBuf,
@@ -37,7 +43,8 @@ impl GameFileReader {
     /// The file at `path`, in whatever case it is spelled on disk.
     fn read_found(&self, path: &Path) -> Result<VecReader, AssetReaderError> {
         // The resolver tries the exact spelling first.
-        let found = find_without_case(&self.root, &path.to_string_lossy())
+        let found = Disk
+            .find_without_case(&self.root, &path.to_string_lossy())
             .ok_or_else(|| AssetReaderError::NotFound(self.root.join(path)))?;
         std::fs::read(&found).map(VecReader::new).map_err(|e| AssetReaderError::Io(Arc::new(e)))
     }

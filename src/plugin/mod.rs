@@ -70,6 +70,9 @@ mod binding;
 pub mod character;
 pub mod evaluate;
 pub mod export;
+// A reader of a folder on disk: in a browser there is none (Bevy's web
+// source fetches paths from the page's server as they are written).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod game_files;
 pub mod lod;
 pub mod player;
@@ -92,6 +95,7 @@ pub use assets::{AniClip, AniLoader, AniLoaderSettings, Io3dAssetLabel, Io3dLoad
 pub use axes::Axes;
 pub use binding::{AniBinding, ClipBinding, FileBoneName, Io3dBone};
 pub use export::{AniClipEvent, BevyTargets, ClipSpace, TargetIds, bone_target, to_bevy_clip};
+#[cfg(not(target_arch = "wasm32"))]
 pub use game_files::{GameFileReader, GameFilesPlugin};
 pub use lod::{AniLod, AniLodFocus};
 pub use player::{AniClipEnded, AniEventFired, AniPlayer, LocalPoses, ModelPoses, PoseOutput, RootMotion};

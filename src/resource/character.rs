@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::source::FileSource;
 use super::{ResourceFolder, ResourceKind, lookup, resource_root, strip_extension};
 use crate::format::{ConfigError, MaterialScript, Mesh, ModelConfig, Skeleton};
 
@@ -101,12 +102,13 @@ impl Character {
     /// Reads a model config and every file it names (but animations and the
     /// collision mesh, which are only found). Missing and broken parts are
     /// kept as errors in their place, so that a tool can show the rest.
-    pub fn load(config_path: &Path) -> Result<Self, CharacterError> {
-        let bytes = std::fs::read(config_path)
+    pub fn load(source: &dyn FileSource, config_path: &Path) -> Result<Self, CharacterError> {
+        let bytes = source
+            .read(config_path)
             .map_err(|source| CharacterError::Read { path: config_path.to_path_buf(), source })?;
         let config = ModelConfig::parse(&bytes)
             .map_err(|source| CharacterError::Config { path: config_path.to_path_buf(), source })?;
-        let resolver = Resolver { from: config_path, own: ResourceKind::Model };
+        let resolver = Resolver { source, from: config_path, own: ResourceKind::Model };
         let skeleton = config.skeleton.as_deref().map(|name| {
             resolver.read(ResourceKind::Skeleton, name, |b| Skeleton::from_bytes(b).map_err(|e| e.to_string()))
         });
@@ -130,6 +132,8 @@ impl Character {
 /// [`lookup`]: in the kind's folder of its resource folder, or beside a
 /// file that is in none.
 struct Resolver<'a> {
+    /// Where the files are.
+    source: &'a dyn FileSource,
     /// The naming file.
     from: &'a Path,
     /// Its kind.
@@ -138,7 +142,7 @@ struct Resolver<'a> {
 
 impl Resolver<'_> {
     fn link(&self, kind: ResourceKind, name: &str) -> Link {
-        let path = lookup(self.from, self.own, kind, name).find();
+        let path = lookup(self.from, self.own, kind, name).find(self.source);
         Link { name: name.to_owned(), kind, path }
     }
 
@@ -146,7 +150,7 @@ impl Resolver<'_> {
         let link = self.link(kind, name);
         let value = match &link.path {
             None => Err(format!("no {} file named '{name}'", kind.folder())),
-            Some(path) => std::fs::read(path)
+            Some(path) => (self.source.read(path))
                 .map_err(|e| format!("{}: cannot read: {e}", path.display()))
                 .and_then(|bytes| parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))),
         };
@@ -183,10 +187,10 @@ impl CharacterMesh {
     /// A mesh file on its own, to put on a character (equipment), with the
     /// material script and textures the client finds for it: in the kind
     /// folders of the resource folder it lies in, or beside it.
-    pub fn load(path: &Path) -> Self {
+    pub fn load(source: &dyn FileSource, path: &Path) -> Self {
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let resolver = Resolver { from: path, own: ResourceKind::Mesh };
-        let value = std::fs::read(path)
+        let resolver = Resolver { source, from: path, own: ResourceKind::Mesh };
+        let value = (source.read(path))
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))
             .and_then(|bytes| parse_mesh(&bytes).map_err(|e| format!("{}: {e}", path.display())));
         let link = Link { name: format!("{name}.msh"), kind: ResourceKind::Mesh, path: Some(path.to_path_buf()) };
@@ -220,12 +224,12 @@ impl MeshFiles {
     /// where the client found them; an error when the mesh itself is
     /// missing or broken. A missing script or texture is kept as such (the
     /// export then warns).
-    pub fn read(part: &CharacterMesh) -> Result<Self, String> {
+    pub fn read(source: &dyn FileSource, part: &CharacterMesh) -> Result<Self, String> {
         let mesh = part.mesh.value.clone()?;
         let textures = (part.textures.iter())
             .map(|link| {
                 let bytes = match &link.path {
-                    Some(path) => std::fs::read(path).map_err(|e| format!("{}: {e}", path.display())),
+                    Some(path) => source.read(path).map_err(|e| format!("{}: {e}", path.display())),
                     None => Err(format!("no texture file named '{}'", link.name)),
                 };
                 (link.name.clone(), bytes)

@@ -6,17 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::ResourceKind;
 use super::root::{in_kind_folder, kind_of_folder, resource_root};
-
-/// Finds `name` under `dir` without regard to case, one path component at a
-/// time (names may hold `/` or `\`). The exact spelling is tried first, so
-/// a folder with thousands of files is listed only when it misses.
-pub fn find_without_case(dir: &Path, name: &str) -> Option<PathBuf> {
-    let mut path = dir.to_path_buf();
-    for part in name.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".") {
-        path = entry_without_case(&path, part, Path::exists)?;
-    }
-    path.is_file().then_some(path)
-}
+use super::source::{EntryKind, FileSource};
 
 /// A resource folder: the root holding one folder per kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,8 +25,8 @@ impl ResourceFolder {
     /// folder holding a kind's folder (`mesh`, `Skeleton`, ...), else the
     /// root above the nearest of its folders named as a kind's
     /// ([`resource_root`]).
-    pub fn around(path: &Path) -> Option<Self> {
-        if subfolders(path).any(|dir| dir.file_name().and_then(kind_of_folder).is_some()) {
+    pub fn around(source: &dyn FileSource, path: &Path) -> Option<Self> {
+        if subfolders(source, path).any(|dir| dir.file_name().and_then(kind_of_folder).is_some()) {
             return Some(Self::new(path));
         }
         resource_root(path, None).map(Self::new)
@@ -46,11 +36,11 @@ impl ResourceFolder {
     /// the parent of each folder named as a kind's, sorted. A kind's folder
     /// holds files, not resource folders, so it is not searched; nor are
     /// links to folders, which can loop.
-    pub fn all_under(dir: &Path) -> Vec<Self> {
+    pub fn all_under(source: &dyn FileSource, dir: &Path) -> Vec<Self> {
         let mut roots = Vec::new();
         let mut stack = vec![dir.to_path_buf()];
         while let Some(dir) = stack.pop() {
-            for sub in subfolders(&dir) {
+            for sub in subfolders(source, &dir) {
                 if sub.file_name().and_then(kind_of_folder).is_none() {
                     stack.push(sub);
                 } else if roots.last() != Some(&dir) {
@@ -62,28 +52,26 @@ impl ResourceFolder {
         roots.into_iter().map(Self::new).collect()
     }
 
-    /// The folder of a kind, in whatever case it is spelled on disk.
-    pub fn folder(&self, kind: ResourceKind) -> Option<PathBuf> {
-        find_folder(&self.root, kind.folder())
+    /// The folder of a kind, in whatever case it is spelled.
+    pub fn folder(&self, source: &dyn FileSource, kind: ResourceKind) -> Option<PathBuf> {
+        source.entry_without_case(&self.root, kind.folder(), Some(EntryKind::Folder))
     }
 
     /// A file of a kind by name, matched without case.
-    pub fn find(&self, kind: ResourceKind, name: &str) -> Option<PathBuf> {
-        find_without_case(&self.root, &in_kind_folder(kind, name))
+    pub fn find(&self, source: &dyn FileSource, kind: ResourceKind, name: &str) -> Option<PathBuf> {
+        source.find_without_case(&self.root, &in_kind_folder(kind, name))
     }
 
     /// Every file of a kind, sorted by path.
-    pub fn files(&self, kind: ResourceKind) -> Vec<PathBuf> {
-        let Some(folder) = self.folder(kind) else { return Vec::new() };
+    pub fn files(&self, source: &dyn FileSource, kind: ResourceKind) -> Vec<PathBuf> {
+        let Some(folder) = self.folder(source, kind) else { return Vec::new() };
         let mut files = Vec::new();
         let mut stack = vec![folder];
         while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().filter_map(Result::ok) {
-                let path = entry.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else {
-                    files.push(path);
+            for (path, kind) in source.list(&dir) {
+                match kind {
+                    EntryKind::Folder => stack.push(path),
+                    EntryKind::File => files.push(path),
                 }
             }
         }
@@ -92,36 +80,15 @@ impl ResourceFolder {
     }
 }
 
-fn find_folder(dir: &Path, name: &str) -> Option<PathBuf> {
-    entry_without_case(dir, name, Path::is_dir)
-}
-
 /// The folders right in `dir`, not following links.
-fn subfolders(dir: &Path) -> impl Iterator<Item = PathBuf> {
-    let entries = std::fs::read_dir(dir).into_iter().flatten().filter_map(Result::ok);
-    entries.filter(|e| e.file_type().is_ok_and(|t| t.is_dir())).map(|e| e.path())
-}
-
-/// The entry of `dir` named `name` in any case that `wanted` accepts; the
-/// exact spelling is tried first, so a large folder is listed only when it
-/// misses.
-fn entry_without_case(dir: &Path, name: &str, wanted: fn(&Path) -> bool) -> Option<PathBuf> {
-    let exact = dir.join(name);
-    if wanted(&exact) {
-        return Some(exact);
-    }
-    let listed = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    std::fs::read_dir(listed)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| (e.file_name(), dir.join(e.file_name())))
-        .find(|(n, path)| n.to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)) && wanted(path))
-        .map(|(_, path)| path)
+fn subfolders(source: &dyn FileSource, dir: &Path) -> impl Iterator<Item = PathBuf> {
+    source.list(dir).into_iter().filter(|(_, kind)| *kind == EntryKind::Folder).map(|(path, _)| path)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resource::Disk;
 
     #[test]
     fn names_match_without_case_in_any_folder_spelling() {
@@ -132,12 +99,12 @@ mod tests {
         std::fs::write(root.join("Mesh/Weapons/Sword.MSH"), b"x").unwrap();
         let config = root.join("model/animodel/hero.txt");
         std::fs::write(&config, b"").unwrap();
-        let folder = ResourceFolder::around(&config).unwrap();
+        let folder = ResourceFolder::around(&Disk, &config).unwrap();
         assert_eq!(folder.root, root);
-        let found = folder.find(ResourceKind::Mesh, "weapons\\sword.msh").unwrap();
+        let found = folder.find(&Disk, ResourceKind::Mesh, "weapons\\sword.msh").unwrap();
         assert_eq!(found, root.join("Mesh/Weapons/Sword.MSH"));
-        assert_eq!(folder.find(ResourceKind::Skeleton, "sword.msh"), None);
-        assert_eq!(folder.files(ResourceKind::Mesh), [found]);
+        assert_eq!(folder.find(&Disk, ResourceKind::Skeleton, "sword.msh"), None);
+        assert_eq!(folder.files(&Disk, ResourceKind::Mesh), [found]);
     }
 
     /// Every way to find a root gives the same one: from a folder of packs
@@ -156,19 +123,19 @@ mod tests {
             std::fs::write(root.join("Model/AniModel/hero.txt"), b"#MODEL_CFG\r\n#MODEL_END\r\n").unwrap();
         }
         std::fs::create_dir_all(packs.join("notes/drafts")).unwrap();
-        let all: Vec<PathBuf> = ResourceFolder::all_under(&packs).into_iter().map(|f| f.root).collect();
+        let all: Vec<PathBuf> = ResourceFolder::all_under(&Disk, &packs).into_iter().map(|f| f.root).collect();
         assert_eq!(all, roots);
         for root in &roots {
             let config = root.join("Model/AniModel/hero.txt");
-            let around = |path: &Path| ResourceFolder::around(path).map(|f| f.root);
+            let around = |path: &Path| ResourceFolder::around(&Disk, path).map(|f| f.root);
             for inside in
                 [root.clone(), root.join("Mesh/weapons/sword.msh"), root.join("Model/AniModel"), config.clone()]
             {
                 assert_eq!(around(&inside).as_ref(), Some(root), "{}", inside.display());
             }
-            assert_eq!(ResourceFolder::all_under(root), [ResourceFolder::new(root)]);
-            assert_eq!(super::super::Character::load(&config).unwrap().folder, Some(ResourceFolder::new(root)));
+            assert_eq!(ResourceFolder::all_under(&Disk, root), [ResourceFolder::new(root)]);
+            assert_eq!(super::super::Character::load(&Disk, &config).unwrap().folder, Some(ResourceFolder::new(root)));
         }
-        assert_eq!(ResourceFolder::around(&packs.join("notes")), None);
+        assert_eq!(ResourceFolder::around(&Disk, &packs.join("notes")), None);
     }
 }

@@ -9,17 +9,23 @@
 //! outside any resource folder (loose files, such as the bundled samples)
 //! finds them beside itself instead. [`lookup`] and [`resource_root`] are the one rule for where a
 //! root is and where a named file is looked for; the plugin's asset paths
-//! use it too.
+//! use it too. They run over a [`FileSource`]: the [`Disk`], or a
+//! [`FileIndex`] of the files a browser page was handed.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use crate::format::EventSidecar;
+use crate::format::ant::sidecar_name;
 
 mod character;
 mod folder;
 mod root;
+mod source;
 
 pub use character::{Character, CharacterError, CharacterMesh, Link, Linked, MeshFiles, texture_names};
-pub use folder::{ResourceFolder, find_without_case};
+pub use folder::ResourceFolder;
 pub use root::{Lookup, kind_of_folder, lookup, resource_root};
+pub use source::{Disk, EntryKind, FileIndex, FileSource};
 
 /// The kinds of file a resource folder holds, each in its own folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -84,6 +90,17 @@ pub fn text_kind(path: &Path, bytes: &[u8]) -> Option<ResourceKind> {
 /// of configs.
 pub fn name_key(name: &str, extension: &str) -> String {
     strip_extension(name, extension).to_ascii_lowercase()
+}
+
+/// The `.ant` sidecar of the `.ani` at `ani`, found as the client finds it
+/// (its name up to the first dot, in the same folder, whatever the case),
+/// and read: its events play in the game instead of the file's.
+pub fn sidecar(source: &dyn FileSource, ani: &Path) -> Option<(PathBuf, EventSidecar)> {
+    let name = sidecar_name(ani.file_name()?.to_str()?)?;
+    let folder = ani.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let ant = source.find_without_case(folder, &name)?;
+    let bytes = source.read(&ant).ok()?;
+    Some((ant, EventSidecar::read(&bytes)))
 }
 
 /// `name` without `extension` (such as `".msh"`) where it ends with it in

@@ -11,7 +11,8 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use super::{ResourceKind, find_without_case};
+use super::ResourceKind;
+use super::source::FileSource;
 
 /// The kind whose folder `name` is (`mesh`, `Model`, ... in any case).
 pub fn kind_of_folder(name: &OsStr) -> Option<ResourceKind> {
@@ -66,9 +67,9 @@ impl Lookup<'_> {
         self.base.join(self.relative.replace('\\', "/"))
     }
 
-    /// The file on disk, matched without case below the base folder.
-    pub fn find(&self) -> Option<PathBuf> {
-        find_without_case(self.base, &self.relative)
+    /// The file in `source`, matched without case below the base folder.
+    pub fn find(&self, source: &dyn FileSource) -> Option<PathBuf> {
+        source.find_without_case(self.base, &self.relative)
     }
 }
 

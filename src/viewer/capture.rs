@@ -15,7 +15,7 @@ use std::time::Duration;
 use bevy::app::{App, AppExit};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
-use bevy::render::render_resource::PipelineCache;
+use bevy::render::render_resource::{CachedPipeline, PipelineCache, PipelineDescriptor};
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::render::{Render, RenderApp, RenderSystems};
 use bevy::time::{Real, Time};
@@ -24,7 +24,6 @@ use super::requests::ScreenshotRequest;
 use super::stage::ViewedRig;
 use super::view::{StageRect, StatusLine, ViewState};
 use super::workspace::Workspace;
-use crate::file::write_atomic;
 use crate::plugin::character::TextureClock;
 use crate::plugin::character::components::SpawnedParts;
 use crate::plugin::{AniBinding, AniPlayer, RigBones};
@@ -81,8 +80,15 @@ pub fn add_pipeline_watch(app: &mut App) {
     }
 }
 
+/// Counts the render pipelines still waiting. Compute pipelines are left
+/// out: the picture needs none, and where the GPU runs no compute (WebGL2)
+/// Bevy's sparse buffer update pipeline waits forever.
 fn count_waiting(cache: Res<PipelineCache>, waiting: Res<PipelinesWaiting>) {
-    waiting.0.store(cache.waiting_pipelines().count(), Ordering::Relaxed);
+    let pipelines: Vec<&CachedPipeline> = cache.pipelines().collect();
+    let drawing = |id: &usize| {
+        pipelines.get(*id).is_some_and(|p| matches!(p.descriptor, PipelineDescriptor::RenderPipelineDescriptor(_)))
+    };
+    waiting.0.store(cache.waiting_pipelines().filter(drawing).count(), Ordering::Relaxed);
 }
 
 /// What says whether the picture is complete.
@@ -103,7 +109,7 @@ impl Picture<'_, '_> {
     /// nothing compiling, the rig posed by its clip (or a skeleton alone
     /// standing at rest, or a model with no skeleton drawn), and framed in
     /// the stage.
-    fn waiting_for(&self) -> Vec<String> {
+    pub(crate) fn waiting_for(&self) -> Vec<String> {
         let at_rest = self.workspace.animations.is_empty();
         let no_rig = self.workspace.shown_skeleton().is_none();
         let posed = self.rigs.iter().any(|(binding, bones, drawn)| {
@@ -177,8 +183,8 @@ fn save_capture(captured: On<ScreenshotCaptured>, mut capture: ResMut<Capture>) 
 }
 
 /// Writes an image as an RGB PNG as every save is written
-/// ([`write_atomic`]): whole or not at all, and never over a read-only
-/// file.
+/// ([`super::output::save`]): whole or not at all, and never over a
+/// read-only file (in a browser, downloaded).
 pub fn save_png(image: &bevy::image::Image, path: &Path) -> Result<(), String> {
     let fail = |what: &str, error: &dyn std::fmt::Display| format!("{}: cannot {what}: {error}", path.display());
     let pixels = image.clone().try_into_dynamic().map_err(|e| fail("convert the picture", &e))?.to_rgb8();
@@ -188,7 +194,7 @@ pub fn save_png(image: &bevy::image::Image, path: &Path) -> Result<(), String> {
     encoder.set_depth(png::BitDepth::Eight);
     let written = encoder.write_header().and_then(|mut writer| writer.write_image_data(pixels.as_raw()));
     written.map_err(|e| fail("encode the PNG", &e))?;
-    write_atomic(path, &png).map_err(|e| fail("write", &e))
+    super::output::save(path, &png).map_err(|e| fail("write", &e))
 }
 
 /// Saves the window when the screenshot button was pressed, to
@@ -197,7 +203,7 @@ pub fn screenshot_button(mut commands: Commands, mut requests: MessageReader<Scr
     if requests.read().count() == 0 {
         return;
     }
-    let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let seconds = super::output::seconds_now();
     let path = PathBuf::from(format!("io3d-{seconds}.png"));
     commands.spawn(Screenshot::primary_window()).observe(
         move |captured: On<ScreenshotCaptured>, mut status: ResMut<StatusLine>| {
@@ -210,10 +216,18 @@ pub fn screenshot_button(mut commands: Commands, mut requests: MessageReader<Scr
 }
 
 /// Starts the player paused at `time_ms`, and texture animation held at
-/// the same instant, for captures and `--at-ms`.
-pub fn hold_at(time_ms: f32) -> impl FnMut(Query<&mut AniPlayer, Added<ViewedRig>>, ResMut<TextureClock>) {
-    move |mut players, mut clock| {
-        for mut player in &mut players {
+/// the same instant, for captures and `--at-ms`: each viewed player once,
+/// on the frame it first has a clip (in a browser the files arrive after
+/// the rig is spawned).
+pub fn hold_at(
+    time_ms: f32,
+) -> impl FnMut(Query<(Entity, &mut AniPlayer), With<ViewedRig>>, ResMut<TextureClock>, Local<Vec<Entity>>) {
+    move |mut players, mut clock, mut held| {
+        for (entity, mut player) in &mut players {
+            if player.clip.is_none() || held.contains(&entity) {
+                continue;
+            }
+            held.push(entity);
             player.paused = true;
             player.seek(time_ms);
         }

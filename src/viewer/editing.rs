@@ -7,8 +7,7 @@ use std::path::Path;
 
 use crate::anim::root_path;
 use crate::check::check_ani;
-use crate::file::write_atomic;
-use crate::format::{AniVersion, Animation, Skeleton};
+use crate::format::{AniVersion, Animation, EventSidecar, Skeleton};
 use crate::plugin::AniClip;
 
 use super::workspace::{Loaded, OpenAnimation, Origin, PATH_STEP_MS, ROOT_BONE, Stores, Workspace};
@@ -29,9 +28,16 @@ pub enum UndoStep {
 
 impl OpenAnimation {
     /// An open animation for a file's contents, with its asset.
-    pub fn new(file: Loaded<Animation>, stores: &mut Stores) -> Self {
-        let handle = stores.clips.add(AniClip::new(file.value.clone()));
-        Self { file, handle, root_path: None, findings: Vec::new(), dirty: false, undo: Vec::new(), redo: Vec::new() }
+    pub fn new(file: Loaded<Animation>, sidecar: Option<EventSidecar>, stores: &mut Stores) -> Self {
+        let handle = stores.clips.add(AniClip::with_sidecar(file.value.clone(), sidecar.clone()));
+        let (undo, redo) = (Vec::new(), Vec::new());
+        Self { file, sidecar, handle, root_path: None, findings: Vec::new(), dirty: false, undo, redo }
+    }
+
+    /// The clip the rig plays: the animation as it stands, with the
+    /// sidecar's events when it has one.
+    pub fn clip(&self) -> AniClip {
+        AniClip::with_sidecar(self.file.value.clone(), self.sidecar.clone())
     }
 
     /// Applies an edit. On success the previous version goes on the undo
@@ -90,7 +96,7 @@ impl OpenAnimation {
             }
             Err(error) => self.file.error = Some(format!("cannot be saved as it is: {error}")),
         }
-        stores.clips.insert(&self.handle, AniClip::new(self.file.value.clone())).ok();
+        stores.clips.insert(&self.handle, self.clip()).ok();
         self.root_path = root_path(&self.file.value, ROOT_BONE.as_bytes(), PATH_STEP_MS);
         self.findings = check_ani(&self.file.bytes, skeleton);
     }
@@ -109,7 +115,7 @@ impl OpenAnimation {
             value.convert(version).map_err(|e| e.to_string())?;
         }
         let bytes = value.to_bytes().map_err(|e| e.to_string())?;
-        write_atomic(path, &bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        super::output::save(path, &bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
         let converted = value.version != self.file.value.version;
         self.file = Loaded {
             origin: Origin::File(path.to_owned()),
@@ -120,7 +126,7 @@ impl OpenAnimation {
         };
         self.dirty = false;
         if converted {
-            stores.clips.insert(&self.handle, AniClip::new(self.file.value.clone())).ok();
+            stores.clips.insert(&self.handle, self.clip()).ok();
         }
         self.findings = check_ani(&self.file.bytes, skeleton);
         Ok(())
@@ -162,7 +168,7 @@ impl Workspace {
     pub fn add_new(&mut self, name: String, animation: Animation, stores: &mut Stores) {
         let bytes = animation.to_bytes().unwrap_or_default();
         let file = Loaded { origin: Origin::New(name), value: animation, bytes, modified: None, error: None };
-        let mut open = OpenAnimation::new(file, stores);
+        let mut open = OpenAnimation::new(file, None, stores);
         open.dirty = true;
         self.animations.push(open);
         self.current = self.animations.len() - 1;

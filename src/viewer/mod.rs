@@ -27,11 +27,14 @@ pub mod camera;
 pub mod capture;
 pub mod character;
 pub mod editing;
+pub mod output;
 pub mod preview;
 pub mod requests;
 pub mod stage;
 pub mod ui;
 pub mod view;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 pub mod workspace;
 
 use std::path::PathBuf;
@@ -51,7 +54,7 @@ use bevy_egui::{EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass};
 
 use crate::plugin::Io3dPlugin;
 use capture::{Capture, CaptureState, CaptureTarget};
-use workspace::{ReloadTimer, Stores, Workspace};
+use workspace::{Files, ReloadTimer, Stores, Workspace};
 
 /// What the viewer opens and whether it only takes a picture.
 #[derive(Debug, Clone, Default)]
@@ -76,6 +79,8 @@ pub struct ViewerOptions {
     pub hide_panels: bool,
     /// Start with this bone selected.
     pub select: Option<String>,
+    /// Where the files are read from.
+    pub source: Files,
 }
 
 /// Runs the viewer until its window closes or its capture is written.
@@ -87,7 +92,16 @@ pub fn run(options: ViewerOptions) -> AppExit {
 pub fn app(options: ViewerOptions) -> App {
     let mut app = App::new();
     let offscreen = options.screenshot.is_some() && !options.window;
-    let window = Window { title: "io3d viewer".into(), resolution: options.size.into(), ..Window::default() };
+    let window = Window {
+        title: "io3d viewer".into(),
+        resolution: options.size.into(),
+        // In a browser, the page's canvas, at the page's size.
+        #[cfg(target_arch = "wasm32")]
+        canvas: Some("#io3d".into()),
+        #[cfg(target_arch = "wasm32")]
+        fit_canvas_to_parent: true,
+        ..Window::default()
+    };
     if offscreen {
         // No window and no display: render into an image.
         let plugins = DefaultPlugins
@@ -146,13 +160,20 @@ impl Plugin for WorkspacePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Workspace>()
             .init_resource::<ReloadTimer>()
+            .init_resource::<requests::Retries>()
             .add_message::<requests::FileRequest>()
             .add_systems(
                 Update,
-                (workspace::reload_files, workspace::open_dropped, requests::handle_file_requests)
+                (workspace::open_dropped, requests::retry_when_read, requests::handle_file_requests)
                     .chain()
                     .in_set(ViewerSystems::Workspace),
             );
+        // A page cannot see its files change.
+        #[cfg(not(target_arch = "wasm32"))]
+        app.add_systems(
+            Update,
+            workspace::reload_files.before(workspace::open_dropped).in_set(ViewerSystems::Workspace),
+        );
     }
 }
 
@@ -240,12 +261,22 @@ impl Plugin for CapturePlugin {
 
 /// Opens the files (or the bundled sample) and sets up the stage and, for
 /// a capture, its target.
-fn setup(options: ViewerOptions, offscreen: bool) -> impl FnMut(Commands, ResMut<Workspace>, Stores) {
-    move |mut commands, mut workspace, mut stores| {
+fn setup(
+    options: ViewerOptions,
+    offscreen: bool,
+) -> impl FnMut(Commands, ResMut<Workspace>, Stores, ResMut<requests::Retries>) {
+    move |mut commands, mut workspace, mut stores, mut retries| {
+        workspace.source = options.source.clone();
         if options.files.is_empty() {
             workspace.open_bundled(&mut stores);
         } else {
+            let mark = workspace.mark();
             workspace.open(&options.files, &mut stores);
+            if workspace.source.is_waiting() {
+                // Opened again once the page has read the files.
+                workspace.take_back(mark, &mut stores);
+                retries.push(requests::FileRequest::Open(options.files.clone()));
+            }
             for problem in &workspace.problems {
                 bevy::log::error!("{problem}");
             }

@@ -11,7 +11,6 @@ use bevy::ecs::prelude::*;
 use super::view::StatusLine;
 use super::workspace::{Shown, Stores, Workspace};
 use crate::anim::{self, BoneMap};
-use crate::file::write_atomic;
 use crate::format::{AniVersion, Animation, Collision, Skeleton};
 use crate::gltf::{self, ExportOptions, ModelParts};
 use crate::resource::MeshFiles;
@@ -41,6 +40,49 @@ pub enum FileRequest {
     ImportGltf(PathBuf),
 }
 
+impl FileRequest {
+    /// Whether it only writes: anything else reads files, and runs again
+    /// when it read one the source had not read yet.
+    fn only_writes(&self) -> bool {
+        matches!(self, Self::Save(..) | Self::SaveAllAndQuit | Self::ExportGltf(_))
+    }
+}
+
+/// Requests that read a file before its bytes arrived (a browser reads a
+/// file only when it is wanted): each runs again, whole, once the source
+/// waits for nothing. What they opened and said the first time is taken
+/// back ([`Workspace::take_back`]), so each file opens once.
+#[derive(Resource, Debug, Default)]
+pub struct Retries(Vec<FileRequest>);
+
+impl Retries {
+    /// Whether no request waits to run again.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Runs `request` again when the source waits for nothing.
+    pub fn push(&mut self, request: FileRequest) {
+        if !self.0.contains(&request) {
+            self.0.push(request);
+        }
+    }
+}
+
+/// Sends the waiting requests again once their files arrived.
+pub fn retry_when_read(
+    mut retries: ResMut<Retries>,
+    workspace: Res<Workspace>,
+    mut requests: MessageWriter<FileRequest>,
+) {
+    if !retries.0.is_empty() && !workspace.source.is_waiting() {
+        requests.write_batch(std::mem::take(&mut retries.0));
+    }
+}
+
+/// What the status line says while a request waits for its files.
+const READING: &str = "reading files…";
+
 /// Save the window to a PNG.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ScreenshotRequest;
@@ -52,8 +94,10 @@ pub fn handle_file_requests(
     mut stores: Stores,
     mut status: ResMut<StatusLine>,
     mut exit: MessageWriter<AppExit>,
+    mut retries: ResMut<Retries>,
 ) {
     for request in requests.read() {
+        let mark = workspace.mark();
         let outcome = match request {
             FileRequest::Open(paths) => {
                 workspace.open(paths, &mut stores);
@@ -76,7 +120,11 @@ pub fn handle_file_requests(
                 Some(problems.join("\n")).filter(|p| !p.is_empty())
             }
         };
-        if outcome.is_some() {
+        if !request.only_writes() && workspace.source.is_waiting() {
+            workspace.take_back(mark, &mut stores);
+            retries.push(request.clone());
+            status.0 = Some(READING.into());
+        } else if outcome.is_some() || status.0.as_deref() == Some(READING) {
             status.0 = outcome;
         }
     }
@@ -96,8 +144,9 @@ fn save(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Path, 
 /// Renames the current animation's tracks through the map at `path` and
 /// opens the result.
 fn retarget(workspace: &mut Workspace, stores: &mut Stores, path: &std::path::Path) -> String {
-    let map = match std::fs::read_to_string(path)
+    let map = match (workspace.source.read(path))
         .map_err(|e| e.to_string())
+        .and_then(|bytes| String::from_utf8(bytes).map_err(|e| e.to_string()))
         .and_then(|t| BoneMap::parse(&t).map_err(|e| e.to_string()))
     {
         Ok(map) => map,
@@ -132,7 +181,7 @@ fn export_gltf(workspace: &Workspace, path: &Path) -> String {
         Ok(exported) => exported,
         Err(error) => return error.to_string(),
     };
-    if let Err(error) = write_atomic(path, &exported.bytes) {
+    if let Err(error) = super::output::save(path, &exported.bytes) {
         return format!("{}: cannot write: {error}", path.display());
     }
     let (meshes, collisions) = (meshes.len(), collisions.len());
@@ -234,5 +283,69 @@ mod tests {
         // An animation with no skeleton to guess from cannot go out.
         workspace.add_new("still".into(), Animation::new(AniVersion::V4002, 100), &mut stores);
         assert_eq!(export_gltf(&workspace, &path), "no skeleton, but 1 animations need one");
+    }
+
+    /// A character opened from files known by name only (a browser's): the
+    /// open waits for the files it reads, runs again when they arrive, and
+    /// ends as the same open from disk does, each file once, having read
+    /// only the files the character needs.
+    #[test]
+    fn an_open_that_reads_files_not_read_yet_runs_again_once_they_are() {
+        use bevy::ecs::schedule::Schedule;
+
+        use crate::resource::{FileIndex, FileSource};
+        use crate::viewer::workspace::Files;
+
+        let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+        let index = FileIndex::new();
+        let mut stack = vec![assets.join("resource")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                match path.is_dir() {
+                    true => stack.push(path),
+                    false => index.add_name(path.strip_prefix(&assets).unwrap()),
+                }
+            }
+        }
+        let mut world = stores_world();
+        world.insert_resource(Workspace { source: Files::new(index.clone()), ..Workspace::default() });
+        world.init_resource::<StatusLine>();
+        world.init_resource::<Retries>();
+        world.init_resource::<bevy::ecs::message::Messages<FileRequest>>();
+        world.init_resource::<bevy::ecs::message::Messages<AppExit>>();
+        world.write_message(FileRequest::Open(vec!["resource/model/animodel/biped.txt".into()]));
+        let mut schedule = Schedule::default();
+        schedule.add_systems((retry_when_read, handle_file_requests).chain());
+        let mut read = Vec::new();
+        for _ in 0..10 {
+            schedule.run(&mut world);
+            let wanted = index.take_wanted();
+            if wanted.is_empty() {
+                break;
+            }
+            for path in wanted {
+                index.arrive(&path, std::fs::read(assets.join(&path)).unwrap());
+                read.push(path);
+            }
+        }
+        assert!(world.resource::<Retries>().is_empty() && !index.is_waiting(), "every file arrived");
+        assert!(read.len() > 1, "the open waited for its files: {read:?}");
+        assert!(read.iter().all(|p| !p.to_string_lossy().contains("stage")), "read what it needed: {read:?}");
+
+        let mut state: SystemState<Stores> = SystemState::new(&mut world);
+        let mut stores = state.get_mut(&mut world).expect("the asset stores");
+        let mut disk = Workspace::default();
+        disk.open(&[assets.join("resource/model/animodel/biped.txt")], &mut stores);
+        let workspace = world.resource::<Workspace>();
+        let names = |w: &Workspace| -> (Vec<String>, Vec<String>, usize) {
+            let clips = w.animations.iter().map(|a| a.file.origin.name()).collect();
+            (clips, w.meshes.iter().map(|m| m.name.clone()).collect(), w.previews.len())
+        };
+        assert_eq!(names(workspace), names(&disk));
+        assert!(workspace.problems.is_empty() && workspace.skeleton.is_some(), "{:?}", workspace.problems);
+        let findings = |w: &Workspace| w.meshes.iter().map(|m| m.findings.clone()).collect::<Vec<_>>();
+        assert_eq!(findings(workspace), findings(&disk), "textures found and read alike");
+        assert_eq!(index.read(Path::new("resource/mesh/stage.msh")).unwrap_err().kind(), std::io::ErrorKind::WouldBlock);
     }
 }

@@ -197,10 +197,18 @@ pub fn follow_workspace(
 pub fn fit_viewport(
     stage: Res<StageRect>,
     mut cameras: Query<&mut Camera, With<StageCamera>>,
-    scale: Query<&bevy::window::Window>,
+    windows: Query<&bevy::window::Window>,
 ) {
     let Some(rect) = stage.0 else { return };
-    let scale = scale.iter().next().map_or(1.0, |w| w.scale_factor());
+    let window = windows.iter().next();
+    let scale = window.map_or(1.0, |w| w.scale_factor());
+    // egui measures a screen of 10,000 points until it learns the
+    // window's size (a browser's canvas is sized a frame late): a
+    // viewport past the target is a render error, so it is cut to it.
+    let rect = match window {
+        Some(w) => rect.intersect(bevy::math::Rect::new(0.0, 0.0, w.width(), w.height())),
+        None => rect,
+    };
     for mut camera in &mut cameras {
         let wanted = viewport(rect.min, rect.size(), scale);
         let key = |v: &Option<bevy::camera::Viewport>| v.as_ref().map(|v| (v.physical_position, v.physical_size));

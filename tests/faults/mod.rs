@@ -293,7 +293,7 @@ fn config_cases(corpus: &mut Corpus) {
 /// The oracle for `io3d check` on a config: it does not parse, or the
 /// links between its files or the files themselves have an error.
 fn config_lint_fails(path: &Path) -> bool {
-    let Ok(character) = Character::load(path) else { return true };
+    let Ok(character) = Character::load(&bevy_io3d::resource::Disk, path) else { return true };
     let links = check_character(&character);
     let error = |findings: Vec<bevy_io3d::check::Finding>| findings.iter().any(|f| f.severity == Severity::Error);
     error(links.findings.into_iter().map(|(_, f)| f).collect())

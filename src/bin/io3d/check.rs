@@ -10,7 +10,7 @@ use bevy_io3d::check::{
     Finding, Severity, catalogue, check_character, check_file, check_mesh_scripts, group, unreadable,
 };
 use bevy_io3d::format::Skeleton;
-use bevy_io3d::resource::{Character, ResourceFolder, ResourceKind, text_kind};
+use bevy_io3d::resource::{Character, Disk, ResourceFolder, ResourceKind, text_kind};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -188,9 +188,9 @@ fn collect(paths: &[PathBuf]) -> (Vec<Target>, Vec<FileFinding>) {
             targets.push(Target { path: path.clone(), named: true });
             continue;
         }
-        let mut found = ResourceFolder::all_under(path);
+        let mut found = ResourceFolder::all_under(&Disk, path);
         if found.is_empty() {
-            found.extend(ResourceFolder::around(path));
+            found.extend(ResourceFolder::around(&Disk, path));
         }
         for folder in found {
             if !resource_folders.contains(&folder) {
@@ -233,7 +233,7 @@ fn check_target(target: &Target, skeleton: Option<&PathBuf>) -> (Vec<FileFinding
         return (Vec::new(), vec![itself]);
     }
     let unreadable_config = |message: String| vec![FileFinding { file: path.clone(), finding: unreadable(message) }];
-    match Character::load(path) {
+    match Character::load(&Disk, path) {
         Ok(character) => {
             let links = check_character(&character);
             let findings = links.findings.into_iter().map(|(file, finding)| FileFinding { file, finding }).collect();

@@ -10,7 +10,7 @@ use bevy_io3d::file::write_atomic;
 use bevy_io3d::format::{AniVersion, Animation, Collision, Skeleton};
 use bevy_io3d::gltf::{self, ExportOptions, GltfDocument, ImportOptions, ModelParts, SourceNodes};
 use bevy_io3d::json::Document;
-use bevy_io3d::resource::{Character, CharacterMesh, Link, MeshFiles};
+use bevy_io3d::resource::{Character, CharacterMesh, Disk, Link, MeshFiles};
 
 use crate::edit::{bone_map, save};
 use crate::load::{self, has_extension};
@@ -38,7 +38,7 @@ pub fn export(args: Export) -> Result<ExitCode> {
         (_, _) => bail!("give one model config, or --skeleton, not both"),
     };
     for path in args.meshes {
-        meshes.push(MeshFiles::read(&CharacterMesh::load(path)).map_err(anyhow::Error::msg)?);
+        meshes.push(MeshFiles::read(&Disk, &CharacterMesh::load(&Disk, path)).map_err(anyhow::Error::msg)?);
     }
     for path in animation_paths {
         animations.push((stem(path), load::animation(path)?));
@@ -85,12 +85,12 @@ struct Parts {
 /// and collision mesh, read where the client finds them; missing meshes,
 /// animations and collision meshes are warned about and left out.
 fn character_parts(config: &Path) -> Result<Parts> {
-    let character = Character::load(config)?;
+    let character = Character::load(&Disk, config)?;
     let skeleton = character.skeleton.as_ref().map(|linked| linked.value.clone().map_err(anyhow::Error::msg));
     let skeleton = skeleton.transpose()?;
     let mut meshes = Vec::new();
     for part in &character.meshes {
-        match MeshFiles::read(part) {
+        match MeshFiles::read(&Disk, part) {
             Ok(mesh) => meshes.push(mesh),
             Err(why) => eprintln!("warning: mesh '{}' left out: {why}", part.name()),
         }

@@ -4,14 +4,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use bevy_io3d::format::ant::sidecar_name;
 use bevy_io3d::format::msh::{VertexArray, VertexMask};
 use bevy_io3d::format::{
-    Animation, Collision, Dds, EventKind, EventSidecar, MaterialScript, Mesh, ModelConfig, Skeleton,
+    Animation, Collision, Dds, EventKind, MaterialScript, Mesh, ModelConfig, Skeleton,
 };
 use bevy_io3d::gltf::{self, GltfDocument, SourceAnimation};
 use bevy_io3d::json::Document;
-use bevy_io3d::resource::find_without_case;
+use bevy_io3d::resource::{self, Disk};
 
 use crate::load::{self, Loaded};
 
@@ -87,21 +86,12 @@ fn print_gltf(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The `.ant` beside an `.ani`, found as the client finds it (its name up
-/// to the first dot, in the same folder, whatever the case), and read.
-fn sidecar_of(path: &Path) -> Option<(PathBuf, EventSidecar)> {
-    let name = sidecar_name(path.file_name()?.to_str()?)?;
-    let ant = find_without_case(path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")), &name)?;
-    let bytes = std::fs::read(&ant).ok()?;
-    Some((ant, EventSidecar::read(&bytes)))
-}
-
 fn print_ani(path: &Path, a: &Animation, size: u64) {
     println!("{}: animation, version {}", path.display(), a.version);
     println!("  rotations   {}", a.version.precision());
     println!("  total time  {} ms", a.total_ms);
     println!("  events      {}", a.events.len());
-    if let Some((ant, sidecar)) = sidecar_of(path) {
+    if let Some((ant, sidecar)) = resource::sidecar(&Disk, path) {
         println!("  sidecar     {} replaces them in the game: {} events", ant.display(), sidecar.events.len());
         for (line, warning) in &sidecar.warnings {
             println!("    line {line}: {warning}");

@@ -9,7 +9,7 @@ use super::*;
 use crate::format::msh::MAX_VERTICES;
 use crate::format::{Animation, MaterialScript, Mesh, ModelConfig, VertexMask};
 use crate::gltf::{ExportOptions, export};
-use crate::resource::{Character, MeshFiles};
+use crate::resource::{Character, Disk, MeshFiles};
 use crate::surface::Surface;
 
 fn assets() -> PathBuf {
@@ -19,9 +19,9 @@ fn assets() -> PathBuf {
 /// The bundled character's parts and its walk, exported to a `.glb` and
 /// imported back onto `skeleton` (or the armature's).
 fn round_trip(skeleton: Option<(String, Skeleton)>) -> (Vec<MeshFiles>, ImportedModel) {
-    let character = Character::load(&assets().join("model/animodel/biped.txt")).unwrap();
+    let character = Character::load(&Disk, &assets().join("model/animodel/biped.txt")).unwrap();
     let original = character.skeleton.as_ref().unwrap().get().unwrap().clone();
-    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect();
+    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(&Disk, m).unwrap()).collect();
     let walk = Animation::from_bytes(&std::fs::read(assets().join("animation/biped_walk_4002.ani")).unwrap()).unwrap();
     let glb = export(&original, &meshes, &[("biped_walk_4002".into(), &walk)], ExportOptions::default()).unwrap().bytes;
     let file = GltfDocument::from_slice(&glb, None).unwrap();
@@ -113,13 +113,13 @@ fn on_a_given_skeleton_the_config_names_it_and_the_folder_holds_its_bytes() {
 /// itself, not all as the first.
 #[test]
 fn animations_sharing_a_name_each_import() {
-    let character = Character::load(&assets().join("model/animodel/biped.txt")).unwrap();
+    let character = Character::load(&Disk, &assets().join("model/animodel/biped.txt")).unwrap();
     let skeleton = character.skeleton.as_ref().unwrap().get().unwrap().clone();
     let read =
         |name: &str| Animation::from_bytes(&std::fs::read(assets().join("animation").join(name)).unwrap()).unwrap();
     let (walk, attack) = (read("biped_walk_4002.ani"), read("biped_attack_4002.ani"));
     let named = [("mixamo.com".to_owned(), &walk), ("mixamo.com".to_owned(), &attack)];
-    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect();
+    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(&Disk, m).unwrap()).collect();
     let glb = export(&skeleton, &meshes, &named, ExportOptions::default()).unwrap().bytes;
     let file = GltfDocument::from_slice(&glb, None).unwrap();
     assert_eq!(file.animation_labels(), ["mixamo.com #0", "mixamo.com #1"]);
@@ -136,8 +136,8 @@ fn animations_sharing_a_name_each_import() {
 fn the_bundled_static_model_and_its_collision_come_back() {
     use crate::format::Collision;
     use crate::gltf::{ModelParts, export_model};
-    let character = Character::load(&assets().join("model/staticmodel/stage.txt")).unwrap();
-    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(m).unwrap()).collect();
+    let character = Character::load(&Disk, &assets().join("model/staticmodel/stage.txt")).unwrap();
+    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(&Disk, m).unwrap()).collect();
     let cms = character.collision.as_ref().and_then(|link| link.path.clone()).unwrap();
     let collision = Collision::from_bytes(&std::fs::read(cms).unwrap()).unwrap();
     let collisions = [("stage".to_owned(), &collision)];

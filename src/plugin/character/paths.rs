@@ -63,7 +63,7 @@ mod tests {
                 std::fs::create_dir_all(path.parent().unwrap()).unwrap();
                 std::fs::write(&path, if *file == config { config_text } else { "" }).unwrap();
             }
-            let character = Character::load(&dir.path().join(config)).unwrap();
+            let character = Character::load(&crate::resource::Disk, &dir.path().join(config)).unwrap();
             let found = |path: &Option<std::path::PathBuf>| {
                 let path = path.as_ref().unwrap_or_else(|| panic!("{config}: not found"));
                 path.strip_prefix(dir.path()).unwrap().to_string_lossy().to_ascii_lowercase()

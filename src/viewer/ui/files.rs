@@ -22,6 +22,24 @@ use crate::viewer::workspace::{OpenAnimation, Stores, Workspace};
 #[derive(Default)]
 pub struct OpenDialog(Option<(FileDialog, bool)>);
 
+impl OpenDialog {
+    /// Opens the file browser, for a folder or a file; in a browser, the
+    /// page's picker (what it picks comes back as a drop does).
+    fn open(&mut self, folder: bool) {
+        #[cfg(target_arch = "wasm32")]
+        return crate::viewer::web::pick("open", folder);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let mut browser = match folder {
+                true => FileDialog::select_folder().title("Open a resource folder"),
+                false => FileDialog::open_file().title("Open a file"),
+            };
+            browser.open();
+            self.0 = Some((browser, folder));
+        }
+    }
+}
+
 /// Draws the left panel.
 #[allow(clippy::too_many_arguments)] // A system: one parameter a store it touches.
 pub fn files_panel(
@@ -55,14 +73,10 @@ pub fn files_panel(
                         .on_hover_text("Open .ani, .skl, .msh, .dds, .cms, a model config or a material script")
                         .clicked()
                     {
-                        let mut browser = FileDialog::open_file().title("Open a file");
-                        browser.open();
-                        dialog.0 = Some((browser, false));
+                        dialog.open(false);
                     }
                     if ui.button("Folder…").on_hover_text("Open a resource folder and pick a character").clicked() {
-                        let mut browser = FileDialog::select_folder().title("Open a resource folder");
-                        browser.open();
-                        dialog.0 = Some((browser, true));
+                        dialog.open(true);
                     }
                 });
                 if let Some(file) = folder_list(ui, &workspace) {

@@ -20,6 +20,10 @@ use crate::viewer::workspace::{Stores, Workspace};
 #[derive(Default)]
 pub struct MenuState {
     dialog: Option<(FileDialog, Pick)>,
+    /// In a browser: a pick to hand to the page (its pickers, or a
+    /// download).
+    #[cfg(target_arch = "wasm32")]
+    page_pick: Option<Pick>,
     trim: (i32, i32),
     step_ms: i32,
     message: Option<String>,
@@ -45,6 +49,13 @@ enum Pick {
 }
 
 impl MenuState {
+    /// In a browser the page picks (or downloads): see [`page_pick`].
+    #[cfg(target_arch = "wasm32")]
+    fn pick(&mut self, _title: &str, _save: bool, pick: Pick) {
+        self.page_pick = Some(pick);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
     fn pick(&mut self, title: &str, save: bool, pick: Pick) {
         let mut dialog = if save { FileDialog::save_file() } else { FileDialog::open_file() }.title(title);
         dialog.open();
@@ -92,6 +103,10 @@ pub fn menu_bar(
             });
         });
     });
+    #[cfg(target_arch = "wasm32")]
+    if let Some(pick) = state.page_pick.take() {
+        page_pick(pick, &workspace, &mut requests);
+    }
     dialogs(&ctx, &mut state, &mut requests);
     if prompt.0 && close_prompt(&ctx, &workspace, &mut prompt, &status, &mut requests) {
         exit.write(AppExit::Success);
@@ -256,6 +271,28 @@ fn dialogs(ctx: &egui::Context, state: &mut MenuState, requests: &mut MessageWri
             Pick::ExportGltf => FileRequest::ExportGltf(path.with_extension("glb")),
             Pick::ImportGltf => FileRequest::ImportGltf(path),
         });
+    }
+}
+
+/// In a browser: a save becomes a download of the file's name, and an
+/// open the page's file picker.
+#[cfg(target_arch = "wasm32")]
+fn page_pick(pick: Pick, workspace: &Workspace, requests: &mut MessageWriter<FileRequest>) {
+    use crate::viewer::web;
+    let named = |name: String| std::path::PathBuf::from(name);
+    match pick {
+        Pick::Save(version) => {
+            if let Some(current) = workspace.current() {
+                requests.write(FileRequest::Save(named(current.file.origin.file_name(".ani")), version));
+            }
+        }
+        Pick::ExportGltf => {
+            let stem = workspace.current().map_or_else(|| "io3d".into(), |c| c.file.origin.file_name(""));
+            requests.write(FileRequest::ExportGltf(named(stem).with_extension("glb")));
+        }
+        Pick::Attach => web::pick("attach", false),
+        Pick::BoneMap => web::pick("bone-map", false),
+        Pick::ImportGltf => web::pick("import-gltf", false),
     }
 }
 

@@ -5,14 +5,14 @@
 
 use super::*;
 use crate::check::{Severity, check_file};
-use crate::gltf::{ExportOptions, ModelOptions, import_model};
+use crate::gltf::{ExportOptions, ImportedModel, ModelOptions, import_model};
 
 impl Workspace {
     /// Opens a glTF with meshes as the model the import would make of it;
     /// `false` for one with no mesh (its animations are imported onto the
     /// skeleton shown instead).
     pub(super) fn open_gltf_model(&mut self, path: &Path, stores: &mut Stores) -> bool {
-        let file = match GltfDocument::open(path) {
+        let file = match self.gltf_document(path) {
             Ok(file) => file,
             Err(error) => {
                 self.problems.push(format!("{}: {error}", path.display()));
@@ -25,15 +25,33 @@ impl Workspace {
         let name = path.file_stem().map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
         let options = ModelOptions { name, skeleton: None, map: None, scale: ExportOptions::default().scale };
         let written = import_model(&file, &options).map_err(|e| e.to_string()).and_then(|model| {
-            let folder = tempfile::Builder::new().prefix("io3d-preview-").tempdir().map_err(|e| e.to_string())?;
-            model.write(folder.path()).map_err(|e| e.to_string())?;
-            Ok((model, folder))
+            let root = self.keep_files(&model)?;
+            Ok((model, root))
         });
         match written {
-            Ok((model, folder)) => self.open_written_model(path, &model.files, model.warnings, folder, stores),
+            Ok((model, root)) => self.open_written_model(path, &model.files, model.warnings, &root, stores),
             Err(error) => self.problems.push(format!("{}: as the game's files: {error}", path.display())),
         }
         true
+    }
+
+    /// Keeps the files an import made where the workspace reads them: in
+    /// a folder of their own, kept while the viewer runs (or, in memory,
+    /// under a name of their own); returns that folder.
+    fn keep_files(&mut self, model: &ImportedModel) -> Result<PathBuf, String> {
+        if let Some(memory) = self.source.memory() {
+            // The index only grows: its size names a folder not used yet.
+            let root = PathBuf::from(format!("imported/{}", memory.len()));
+            for (path, bytes) in &model.files {
+                memory.add(&root.join(path), bytes.clone());
+            }
+            return Ok(root);
+        }
+        let folder = tempfile::Builder::new().prefix("io3d-preview-").tempdir().map_err(|e| e.to_string())?;
+        model.write(folder.path()).map_err(|e| e.to_string())?;
+        let root = folder.path().to_path_buf();
+        self.import_folders.push(folder);
+        Ok(root)
     }
 
     /// Opens the config the import wrote and says what the lint finds in
@@ -43,11 +61,9 @@ impl Workspace {
         source: &Path,
         files: &crate::gltf::Files,
         warnings: Vec<String>,
-        folder: tempfile::TempDir,
+        root: &Path,
         stores: &mut Stores,
     ) {
-        let root = folder.path().to_path_buf();
-        self.import_folders.push(folder);
         let Some(config) = files.keys().find(|path| path.starts_with("resource/model")) else { return };
         self.open_config(&root.join(config), stores);
         let skeleton = self.given_skeleton().cloned();

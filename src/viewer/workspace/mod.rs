@@ -5,6 +5,7 @@
 //! and a file that stops parsing keeps its last good version on screen.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use bevy::asset::{Assets, Handle};
@@ -15,11 +16,11 @@ use bevy::window::FileDragAndDrop;
 
 use crate::anim::{GuessedSkeleton, ParentRule, Rig, RootPath, guess_skeleton, root_path};
 use crate::check::{Finding, check_ani};
-use crate::format::{Animation, Dds, MaterialScript, Mesh, Skeleton};
+use crate::format::{Animation, Dds, EventSidecar, MaterialScript, Mesh, Skeleton};
 use crate::gltf::{self, GltfDocument, ImportOptions};
 use crate::plugin::character::{CharacterStores, Io3dMesh};
 use crate::plugin::{AniClip, SklSkeleton};
-use crate::resource::{Character, CharacterMesh, MeshFiles, ResourceFolder, ResourceKind};
+use crate::resource::{Character, CharacterMesh, Disk, FileIndex, FileSource, MeshFiles, ResourceFolder, ResourceKind};
 
 /// The bone whose path the viewer draws and measures.
 pub const ROOT_BONE: &str = crate::anim::biped::ROOT;
@@ -47,6 +48,15 @@ impl Origin {
             }
             Self::Bundled(name) => format!("{name} (bundled)"),
             Self::New(name) => format!("{name} (new)"),
+        }
+    }
+
+    /// A file name for it: its own, or its name with `extension` added.
+    pub fn file_name(&self, extension: &str) -> String {
+        match self {
+            Self::File(path) => path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            Self::Bundled(name) => (*name).to_owned(),
+            Self::New(name) => format!("{name}{extension}"),
         }
     }
 
@@ -79,6 +89,9 @@ pub struct Loaded<T> {
 pub struct OpenAnimation {
     /// The file.
     pub file: Loaded<Animation>,
+    /// The `.ant` sidecar beside it, whose events play in the game (and
+    /// so in the viewer) instead of the file's.
+    pub sidecar: Option<EventSidecar>,
     /// Its asset, played by the viewer's rig.
     pub handle: Handle<AniClip>,
     /// The root's path over the clip.
@@ -142,6 +155,51 @@ pub struct Workspace {
     /// The folders glTF models were written into to be shown as the game
     /// would load them, kept while the viewer runs.
     pub import_folders: Vec<tempfile::TempDir>,
+    /// Where files are read from: the disk, or in a browser the files the
+    /// page was handed.
+    pub source: Files,
+}
+
+/// The source the workspace reads from, shared with whoever hands it files
+/// (the page's reader in a browser).
+#[derive(Clone)]
+pub struct Files {
+    source: Arc<dyn FileSource>,
+    /// The index, when the files are in memory (a browser's).
+    memory: Option<FileIndex>,
+}
+
+impl Files {
+    /// Files handed over to (or fetched by) a page, in memory.
+    pub fn new(index: FileIndex) -> Self {
+        Self { source: Arc::new(index.clone()), memory: Some(index) }
+    }
+
+    /// The index, when the files are in memory: files the viewer makes
+    /// (a glTF model's game files) are kept there rather than written.
+    pub fn memory(&self) -> Option<&FileIndex> {
+        self.memory.as_ref()
+    }
+}
+
+impl Default for Files {
+    fn default() -> Self {
+        Self { source: Arc::new(Disk), memory: None }
+    }
+}
+
+impl std::fmt::Debug for Files {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Files")
+    }
+}
+
+impl std::ops::Deref for Files {
+    type Target = dyn FileSource;
+
+    fn deref(&self) -> &Self::Target {
+        &*self.source
+    }
 }
 
 /// The asset stores the workspace fills.
@@ -224,6 +282,34 @@ impl Workspace {
         self.meshes.iter().filter_map(notice).collect()
     }
 
+    /// A glTF read from the source; buffers in other files are looked for
+    /// beside it on disk.
+    fn gltf_document(&self, path: &Path) -> Result<GltfDocument, gltf::GltfError> {
+        let bytes = self.source.read(path).map_err(|e| gltf::GltfError::Read(format!("{}: {e}", path.display())))?;
+        GltfDocument::from_slice(&bytes, path.parent())
+    }
+
+    /// How many files of each list are open, to take back what an open
+    /// added ([`Self::take_back`]).
+    pub fn mark(&self) -> Mark {
+        Mark {
+            animations: self.animations.len(),
+            meshes: self.meshes.len(),
+            previews: self.previews.len(),
+            problems: self.problems.len(),
+        }
+    }
+
+    /// Takes back what was added since `mark`: an open that read a file
+    /// not read yet runs again once it is, and adds it all then.
+    pub fn take_back(&mut self, mark: Mark, stores: &mut Stores) {
+        self.animations.truncate(mark.animations);
+        self.meshes.truncate(mark.meshes);
+        self.previews.truncate(mark.previews);
+        self.problems.truncate(mark.problems);
+        self.refresh_rig(stores);
+    }
+
     /// A line saying how the skeleton was guessed, when it was.
     pub fn guess_summary(&self) -> Option<String> {
         let guess = self.guess.as_ref()?;
@@ -236,6 +322,15 @@ impl Workspace {
             guess.count(ParentRule::Fallback),
         ))
     }
+}
+
+/// How long the workspace's lists were ([`Workspace::mark`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    animations: usize,
+    meshes: usize,
+    previews: usize,
+    problems: usize,
 }
 
 /// A skeleton the rig can pose: it reads and its bones form one tree.

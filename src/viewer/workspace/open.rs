@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::format::{BinaryKind, Magic, sniff};
+use crate::resource;
 
 impl Workspace {
     /// Opens files: `.ani`, `.skl` (by their magic), model configs
@@ -30,12 +31,12 @@ impl Workspace {
 
     /// Opens one file; returns whether it was a glTF (imported).
     fn open_path(&mut self, path: &Path, stores: &mut Stores) -> bool {
-        match std::fs::read(path) {
+        match self.source.read(path) {
             Err(error) => self.problems.push(format!("{}: cannot read: {error}", path.display())),
             // A collision mesh comes with the model it belongs to, if one
             // in its folder names it and none is shown.
             Ok(bytes) if sniff::is(&bytes, BinaryKind::Cms) && self.meshes.is_empty() => {
-                if let Some(owner) = owning_config(path) {
+                if let Some(owner) = owning_config(&*self.source, path) {
                     self.open_config(&owner, stores);
                 } else {
                     self.open_preview(path, &bytes, stores);
@@ -48,7 +49,7 @@ impl Workspace {
             // its bind pose without one).
             Ok(bytes) if sniff::is(&bytes, BinaryKind::Msh) => {
                 if self.skeleton.is_none()
-                    && let Some(skeleton) = fitting_skeleton(path, &bytes)
+                    && let Some(skeleton) = fitting_skeleton(&*self.source, path, &bytes)
                 {
                     self.open_path(&skeleton, stores);
                 }
@@ -84,7 +85,7 @@ impl Workspace {
         let Some(skeleton) = self.shown_skeleton().cloned() else {
             return failed(self, format!("{}: open a skeleton to import onto", path.display()));
         };
-        let file = match GltfDocument::open(path) {
+        let file = match self.gltf_document(path) {
             Ok(file) => file,
             Err(error) => return failed(self, format!("{}: {error}", path.display())),
         };
@@ -114,7 +115,7 @@ impl Workspace {
     /// client's folder rules, and draws its meshes on the rig in place of
     /// the ones shown before.
     pub(super) fn open_config(&mut self, path: &Path, stores: &mut Stores) {
-        let character = match Character::load(path) {
+        let character = match Character::load(&*self.source, path) {
             Ok(character) => character,
             Err(error) => return self.problems.push(error.to_string()),
         };
@@ -137,7 +138,7 @@ impl Workspace {
         }
         // Its collision mesh, over the model.
         if let Some(collision) = character.collision.as_ref().and_then(|link| link.path.clone())
-            && let Ok(bytes) = std::fs::read(&collision)
+            && let Ok(bytes) = self.source.read(&collision)
         {
             self.open_preview(&collision, &bytes, stores);
         }
@@ -147,7 +148,7 @@ impl Workspace {
     /// of every kind in [`Self::folder`], model configs first, to open
     /// from.
     pub fn open_folder(&mut self, path: &Path) {
-        let Some(folder) = ResourceFolder::around(path) else {
+        let Some(folder) = ResourceFolder::around(&*self.source, path) else {
             return self
                 .problems
                 .push(format!("{}: not in a resource folder (no model, mesh, animation, ... folder)", path.display()));
@@ -161,7 +162,7 @@ impl Workspace {
             (ResourceKind::Texture, &["dds"]),
         ];
         let of_kind = |kind: ResourceKind, extensions: &[&str]| {
-            let files = folder.files(kind).into_iter();
+            let files = folder.files(&*self.source, kind).into_iter();
             let known =
                 |p: &PathBuf| p.extension().is_some_and(|e| extensions.iter().any(|x| e.eq_ignore_ascii_case(x)));
             (kind, files.filter(known).collect::<Vec<_>>())
@@ -179,7 +180,7 @@ impl Workspace {
     /// Puts a `.msh` on the character, with the material script and
     /// textures the client would find for it; returns what happened.
     pub fn attach_mesh(&mut self, path: &Path, stores: &mut Stores) -> String {
-        let part = CharacterMesh::load(path);
+        let part = CharacterMesh::load(&*self.source, path);
         let (name, before) = (part.name().to_owned(), self.problems.len());
         self.add_part(&part, stores);
         match self.problems.get(before) {
@@ -192,7 +193,7 @@ impl Workspace {
     /// read.
     pub(super) fn add_part(&mut self, part: &CharacterMesh, stores: &mut Stores) -> bool {
         let script_error = part.material.value.as_ref().err().cloned();
-        let added = self.add_mesh(part.name(), MeshFiles::read(part), script_error, stores);
+        let added = self.add_mesh(part.name(), MeshFiles::read(&*self.source, part), script_error, stores);
         let links = [&part.mesh.link, &part.material.link].into_iter().chain(&part.textures);
         if added && let Some(open) = self.meshes.last_mut() {
             open.files = links
@@ -261,8 +262,10 @@ impl Workspace {
             },
             _ => match Animation::from_bytes(&bytes) {
                 Ok(animation) => {
+                    // The sidecar the game would play the events of.
+                    let sidecar = origin.path().and_then(|path| resource::sidecar(&*self.source, path));
                     let file = Loaded { origin, value: animation, bytes, modified, error: None };
-                    self.animations.push(OpenAnimation::new(file, stores));
+                    self.animations.push(OpenAnimation::new(file, sidecar.map(|(_, s)| s), stores));
                 }
                 Err(error) => self.problems.push(format!("{who}: {error}")),
             },
@@ -271,27 +274,33 @@ impl Workspace {
 }
 
 /// The model config in a collision mesh's resource folder that names it.
-fn owning_config(collision: &Path) -> Option<PathBuf> {
-    let folder = ResourceFolder::around(collision)?;
-    let wanted = std::fs::canonicalize(collision).ok()?;
-    let configs = folder.files(ResourceKind::Model).into_iter();
+fn owning_config(source: &dyn FileSource, collision: &Path) -> Option<PathBuf> {
+    let folder = ResourceFolder::around(source, collision)?;
+    let wanted = same_file(collision);
+    let configs = folder.files(source, ResourceKind::Model).into_iter();
     configs.filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))).find(|config| {
         let names = |character: Character| character.collision.and_then(|link| link.path);
-        let found = Character::load(config).ok().and_then(names).and_then(|p| std::fs::canonicalize(p).ok());
+        let found = Character::load(source, config).ok().and_then(names).map(|p| same_file(&p));
         found.is_some_and(|p| p == wanted)
     })
 }
 
+/// A path as it compares with another naming the same file: resolved on
+/// a disk (links, `..`), as given elsewhere.
+fn same_file(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// A skeleton in a skinned mesh's resource folder that has every bone the
 /// mesh is skinned to, as the client matches names.
-fn fitting_skeleton(path: &Path, bytes: &[u8]) -> Option<PathBuf> {
+fn fitting_skeleton(source: &dyn FileSource, path: &Path, bytes: &[u8]) -> Option<PathBuf> {
     let mesh = Mesh::from_bytes(bytes).ok()?;
     let weights = mesh.weights.as_ref().filter(|_| mesh.is_skinned())?;
     let names = weights.palette();
-    let folder = ResourceFolder::around(path)?;
-    let skeletons = folder.files(ResourceKind::Skeleton).into_iter();
+    let folder = ResourceFolder::around(source, path)?;
+    let skeletons = folder.files(source, ResourceKind::Skeleton).into_iter();
     skeletons.filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("skl"))).find(|skl| {
-        let rig = std::fs::read(skl).ok().and_then(|b| Skeleton::from_bytes(&b).ok()).and_then(|s| Rig::new(&s).ok());
+        let rig = source.read(skl).ok().and_then(|b| Skeleton::from_bytes(&b).ok()).and_then(|s| Rig::new(&s).ok());
         rig.is_some_and(|rig| names.iter().all(|name| rig.bone(name.c_str()).is_some()))
     })
 }

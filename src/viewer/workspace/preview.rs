@@ -12,7 +12,7 @@ use super::{Stores, Workspace};
 use crate::format::{BinaryKind, Collision, Dds, Magic, MaterialScript, sniff};
 use crate::plugin::character::Io3dMaterial;
 use crate::plugin::character::texture::to_image;
-use crate::resource::{self, ResourceKind};
+use crate::resource::{self, FileSource, ResourceKind};
 
 /// A file shown on its own.
 #[derive(Debug, Clone)]
@@ -51,9 +51,9 @@ impl Workspace {
             Some(Magic::Binary(BinaryKind::Cms)) => {
                 Collision::from_bytes(bytes).map(|c| collision(name, c)).map_err(|e| e.to_string())
             }
-            _ if is_script(path, bytes) => {
-                MaterialScript::parse(bytes).map(|s| material(name, path, s, stores)).map_err(|e| e.to_string())
-            }
+            _ if is_script(path, bytes) => MaterialScript::parse(bytes)
+                .map(|s| material(&*self.source, name, path, s, stores))
+                .map_err(|e| e.to_string()),
             _ => return false,
         };
         match preview {
@@ -101,11 +101,17 @@ fn collision(name: String, collision: Collision) -> OpenPreview {
 /// folder rules ([`resource::lookup`], as the plugin's loaders find it):
 /// in the texture folder of the script's resource folder, or beside a
 /// loose script.
-fn material(name: String, path: &Path, script: MaterialScript, stores: &mut Stores) -> OpenPreview {
+fn material(
+    source: &dyn FileSource,
+    name: String,
+    path: &Path,
+    script: MaterialScript,
+    stores: &mut Stores,
+) -> OpenPreview {
     let formats = formats(stores);
     let read = |texture: &str| -> Result<Dds, String> {
-        let found = resource::lookup(path, ResourceKind::Material, ResourceKind::Texture, texture).find();
-        let bytes = std::fs::read(found.ok_or("not where the client looks for it")?).map_err(|e| e.to_string())?;
+        let found = resource::lookup(path, ResourceKind::Material, ResourceKind::Texture, texture).find(source);
+        let bytes = source.read(&found.ok_or("not where the client looks for it")?).map_err(|e| e.to_string())?;
         Dds::from_bytes(&bytes).map_err(|e| e.to_string())
     };
     let name_of = |m: &crate::format::Material| m.diffuse_texture().and_then(|u| u.texture.clone());

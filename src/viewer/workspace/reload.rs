@@ -16,7 +16,7 @@ impl Workspace {
             }
             let Some((mesh_path, _)) = files.first().cloned() else { continue };
             changed = true;
-            if self.add_part(&CharacterMesh::load(&mesh_path), stores) {
+            if self.add_part(&CharacterMesh::load(&*self.source, &mesh_path), stores) {
                 let rebuilt = self.meshes.pop().expect("just added");
                 self.meshes[i] = rebuilt;
             } else {
@@ -43,8 +43,8 @@ impl Workspace {
                 }
                 match Animation::from_bytes(&bytes) {
                     Ok(animation) => {
-                        stores.clips.insert(&open.handle, AniClip::new(animation.clone())).ok();
                         open.file = Loaded { value: animation, bytes, error: None, ..open.file.clone() };
+                        stores.clips.insert(&open.handle, open.clip()).ok();
                         open.dirty = false;
                     }
                     Err(error) => open.file.error = Some(error.to_string()),

@@ -1,0 +1,179 @@
+//! The viewer's browser build (`web/build.sh` into `target/web`) in a real
+//! browser: Debian's Chromium, headless, WebGL2 through SwiftShader,
+//! driven by `tests/tools/browser.mjs` (puppeteer-core). Where the build,
+//! Chromium or puppeteer-core is missing these say so and pass, but in CI,
+//! which installs them all, they must run (unless rustup refused the
+//! wasm32 target: `.ci/run` then says the web went unchecked).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use bevy_io3d::anim;
+use bevy_io3d::format::{Animation, Skeleton};
+use serde_json::Value;
+
+use super::{Picture, assert_success, common, viewer};
+
+/// How far the browser's picture of the bundled walk may stray from the
+/// desktop's: the mean difference of a channel, out of 255, and the share
+/// of pixels whose colour differs by more than [`NEAR`] in a channel. The
+/// two software renderers (SwiftShader's WebGL2, lavapipe's Vulkan) round
+/// and filter differently, and antialias edges differently, so edges
+/// differ where the surfaces agree.
+const MEAN_LIMIT: f64 = 6.0;
+const FAR_SHARE_LIMIT: f64 = 0.03;
+const NEAR: i32 = 48;
+
+fn crate_path(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// Whether the browser build and the tools to drive it are here.
+fn have_browser() -> bool {
+    if std::env::var_os("IO3D_WEB_UNCHECKED").is_some() {
+        eprintln!("skipped: the wasm32 target could not be installed (see .ci/run)");
+        return false;
+    }
+    let built = crate_path("target/web/index.html").is_file();
+    common::have("the browser build (target/web)", built, "bash web/build.sh")
+        && common::have("chromium", Path::new("/usr/bin/chromium").is_file(), "apt-get install chromium")
+        && common::have(
+            "puppeteer-core",
+            crate_path("target/tools/node_modules/puppeteer-core").is_dir(),
+            "npm install --prefix target/tools puppeteer-core@25.19.0",
+        )
+}
+
+/// The folder the test's server serves: the page, and files to open made
+/// by the project's own writer (a walk trimmed to 800 ms, the idle, the
+/// skeleton), a damaged file, and a game folder with a character.
+fn served_folder(dir: &Path) -> PathBuf {
+    let served = dir.join("served");
+    common::copy_tree(&crate_path("target/web"), &served);
+    let read = |name: &str| std::fs::read(crate_path(&format!("assets/resource/{name}"))).unwrap();
+    let walk = Animation::from_bytes(&read("animation/biped_walk_4002.ani")).unwrap();
+    let short = anim::trim(&walk, 0, 800).unwrap();
+    std::fs::write(served.join("walk.ani"), short.to_bytes().unwrap()).unwrap();
+    let idle = Animation::from_bytes(&read("animation/biped_idle_4002.ani")).unwrap();
+    std::fs::write(served.join("idle.ani"), idle.to_bytes().unwrap()).unwrap();
+    let skeleton = Skeleton::from_bytes(&read("skeleton/biped.skl")).unwrap();
+    std::fs::write(served.join("biped.skl"), skeleton.to_bytes().unwrap()).unwrap();
+    let bytes = short.to_bytes().unwrap();
+    std::fs::write(served.join("broken.ani"), &bytes[..bytes.len() / 2]).unwrap();
+    common::copy_tree(&crate_path("assets/resource"), &served.join("game/resource"));
+    served
+}
+
+/// Runs the browser script over the served folder; its results.
+fn drive(served: &Path, out: &Path) -> Value {
+    let mut command = Command::new("node");
+    command.current_dir(env!("CARGO_MANIFEST_DIR")).arg(crate_path("tests/tools/browser.mjs")).arg(served).arg(out);
+    let output = common::output_within(command, Duration::from_secs(900)).expect("the browser script ends in 15 minutes");
+    assert!(
+        output.status.success(),
+        "browser.mjs failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(out.join("results.json")).expect("results.json");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+fn scenario<'a>(results: &'a Value, name: &str) -> &'a Value {
+    let found = &results[name];
+    assert!(found["failed"].is_null(), "{name}: {}", found["failed"]);
+    found
+}
+
+fn no_errors(found: &Value, name: &str) {
+    assert_eq!(found["errors"], Value::Array(Vec::new()), "{name}: the console has errors");
+}
+
+/// No console error but the browser's own line for each file the server
+/// lacks: the client's lookup asks for files that may not be there (an
+/// `.ani`'s `.ant` sidecar), and a page cannot ask without a request.
+fn no_errors_but_missing(found: &Value, name: &str) {
+    let errors = found["errors"].as_array().expect("a list");
+    let missing = |e: &&Value| e.as_str().is_some_and(|e| e.contains("status of 404"));
+    assert!(errors.iter().all(|e| missing(&e)), "{name}: the console has errors: {errors:?}");
+}
+
+/// The mean channel difference and the share of far pixels between two
+/// pictures of one size.
+fn difference(a: &Picture, b: &Picture) -> (f64, f64) {
+    assert_eq!((a.width, a.height), (b.width, b.height));
+    let (mut sum, mut far) = (0u64, 0usize);
+    for y in 0..a.height {
+        for x in 0..a.width {
+            let (p, q) = (a.rgb(x, y).map(i32::from), b.rgb(x, y).map(i32::from));
+            let gaps = [0, 1, 2].map(|c| (p[c] - q[c]).abs());
+            sum += gaps.iter().map(|&g| g as u64).sum::<u64>();
+            far += usize::from(gaps.iter().any(|&g| g > NEAR));
+        }
+    }
+    let pixels = (a.width * a.height) as f64;
+    (sum as f64 / (pixels * 3.0), far as f64 / pixels)
+}
+
+#[test]
+fn the_viewer_runs_in_a_browser_as_on_the_desktop() {
+    if !have_browser() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let served = served_folder(dir.path());
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let desktop = out.join("desktop.png");
+    assert_success(&viewer(&[
+        &"--screenshot",
+        &desktop,
+        &"--at-ms",
+        &"250",
+        &"--size",
+        &"1280x720",
+        &"--panels",
+        &"none",
+    ]));
+    let results = drive(&served, &out);
+    eprintln!("{}", serde_json::to_string_pretty(&results).unwrap());
+
+    // The bundled character at 250 ms, as the desktop draws it.
+    let bundled = scenario(&results, "bundled");
+    no_errors(bundled, "bundled");
+    assert_eq!(bundled["facts"]["io3d"], "ready", "{bundled}");
+    let (browser, desktop) = (Picture::read(&out.join("bundled.png")), Picture::read(&desktop));
+    let (blue, yellow) = browser.shirt_pixels();
+    assert!(blue > 200 && yellow > 200, "the browser's character is textured: {blue} blue, {yellow} yellow");
+    let (mean, far) = difference(&browser, &desktop);
+    eprintln!("browser against desktop at 250 ms: mean difference {mean:.2} of 255, {:.2}% far", far * 100.0);
+    assert!(mean < MEAN_LIMIT && far < FAR_SHARE_LIMIT, "mean {mean:.2}, far {:.3}", far);
+
+    // Dropped files play; a damaged one is said, and the page goes on.
+    let drop = scenario(&results, "drop");
+    no_errors(drop, "drop");
+    assert_eq!(drop["opened"]["io3dLengthMs"], "800", "the timeline's length: {drop}");
+    let problems = drop["broken"]["io3dProblems"].as_str().unwrap_or_default();
+    assert!(problems.contains("broken.ani:") && problems.contains("byte"), "{problems}");
+    assert_eq!(drop["after"]["io3d"], "ready");
+
+    // A game folder picked whole opens its character, textured.
+    let folder = scenario(&results, "folder");
+    no_errors(folder, "folder");
+    assert_eq!(folder["facts"]["io3dFindings"], "", "no missing script or texture: {folder}");
+    let (blue, yellow) = Picture::read(&out.join("folder.png")).shirt_pixels();
+    assert!(blue > 100 && yellow > 100, "the picked character is textured: {blue} blue, {yellow} yellow");
+
+    // Files named in the address, at a time; a config by the layout; a
+    // missing file an error on the page.
+    let address = scenario(&results, "address");
+    no_errors_but_missing(address, "address");
+    no_errors_but_missing(&address["config"], "address's config");
+    assert_eq!(address["facts"]["io3dClip"], "walk.ani");
+    assert_eq!(address["facts"]["io3dTimeMs"], "500");
+    assert_eq!(address["config"]["facts"]["io3dMeshes"], "2", "{address}");
+    assert_eq!(address["config"]["facts"]["io3dFindings"], "", "{address}");
+    assert_eq!(address["missing"]["io3d"], "error");
+    assert!(address["missing"]["error"].as_str().unwrap_or_default().contains("nowhere.ani"), "{address}");
+}
