@@ -1474,7 +1474,8 @@ fn a_gltf_export_plays_in_bevys_gltf_loader_as_in_our_player() {
     let config = dir.path().join("resource/model/animodel/biped.txt");
     let character = Character::load(&bevy_io3d::resource::Disk, &config).unwrap();
     let skeleton = character.skeleton.as_ref().unwrap().get().unwrap().clone();
-    let meshes: Vec<MeshFiles> = character.meshes.iter().map(|m| MeshFiles::read(&bevy_io3d::resource::Disk, m).unwrap()).collect();
+    let meshes: Vec<MeshFiles> =
+        character.meshes.iter().map(|m| MeshFiles::read(&bevy_io3d::resource::Disk, m).unwrap()).collect();
     let clips: Vec<(String, Animation)> = ["biped_walk_4000", "biped_idle_4001", "biped_attack_4002"]
         .map(|name| (name.to_owned(), Animation::from_bytes(&sample(&format!("{name}.ani"))).unwrap()))
         .to_vec();

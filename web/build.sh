@@ -28,13 +28,16 @@ cargo build --profile web --target "$TARGET" --no-default-features --features vi
 rm -rf "$OUT.tmp"
 mkdir -p "$OUT.tmp"
 wasm-bindgen --target web --no-typescript --out-dir "$OUT.tmp" "target/$TARGET/web/io3d-viewer.wasm"
-if command -v wasm-opt >/dev/null; then
+# Debian 12's binaryen (108) breaks the externref table wasm-bindgen makes
+# (the page fails at start in WebAssembly.Table.set): only newer ones run.
+OPT_VERSION=$(wasm-opt --version 2>/dev/null | awk '{print $3}' || true)
+if [ "${OPT_VERSION:-0}" -ge 116 ] 2>/dev/null; then
     # The features Rust emits for this target by default, and no others.
     wasm-opt -Os --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
         --enable-sign-ext --enable-reference-types --enable-multivalue \
         -o "$OUT.tmp/io3d-viewer_bg.wasm" "$OUT.tmp/io3d-viewer_bg.wasm"
 else
-    echo "wasm-opt not found (Debian: apt-get install binaryen): the .wasm is left as built" >&2
+    echo "wasm-opt ${OPT_VERSION:-not found}: 116 or newer is needed; the .wasm is left as built" >&2
 fi
 cp web/index.html "$OUT.tmp/"
 # The folder is replaced whole, never left half built.

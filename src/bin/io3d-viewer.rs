@@ -61,6 +61,10 @@ mod desktop {
         /// alone (Tab toggles them).
         #[arg(long, value_enum, default_value = "all")]
         panels: Panels,
+        /// Play for this many seconds once the first picture is complete,
+        /// print the mean frame time, and exit.
+        #[arg(long, value_name = "SECONDS", conflicts_with = "screenshot")]
+        frame_times: Option<f32>,
     }
 
     /// The choices of `--panels`.
@@ -94,6 +98,7 @@ mod desktop {
             hide_panels: args.panels == Panels::None,
             select: args.select,
             source: Default::default(),
+            frame_times: args.frame_times,
         })
     }
 }

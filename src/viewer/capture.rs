@@ -73,6 +73,9 @@ pub struct PipelinesWaiting(Arc<AtomicUsize>);
 
 /// Counts waiting pipelines in the render world.
 pub fn add_pipeline_watch(app: &mut App) {
+    if app.world().contains_resource::<PipelinesWaiting>() {
+        return;
+    }
     let waiting = PipelinesWaiting::default();
     app.insert_resource(waiting.clone());
     if let Some(render) = app.get_sub_app_mut(RenderApp) {
@@ -215,13 +218,14 @@ pub fn screenshot_button(mut commands: Commands, mut requests: MessageReader<Scr
     );
 }
 
+/// The viewer's players, by entity.
+type ViewedPlayers<'w, 's> = Query<'w, 's, (Entity, &'static mut AniPlayer), With<ViewedRig>>;
+
 /// Starts the player paused at `time_ms`, and texture animation held at
 /// the same instant, for captures and `--at-ms`: each viewed player once,
 /// on the frame it first has a clip (in a browser the files arrive after
 /// the rig is spawned).
-pub fn hold_at(
-    time_ms: f32,
-) -> impl FnMut(Query<(Entity, &mut AniPlayer), With<ViewedRig>>, ResMut<TextureClock>, Local<Vec<Entity>>) {
+pub fn hold_at(time_ms: f32) -> impl FnMut(ViewedPlayers, ResMut<TextureClock>, Local<Vec<Entity>>) {
     move |mut players, mut clock, mut held| {
         for (entity, mut player) in &mut players {
             if player.clip.is_none() || held.contains(&entity) {

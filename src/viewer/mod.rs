@@ -27,6 +27,7 @@ pub mod camera;
 pub mod capture;
 pub mod character;
 pub mod editing;
+pub mod frames;
 pub mod output;
 pub mod preview;
 pub mod requests;
@@ -81,6 +82,9 @@ pub struct ViewerOptions {
     pub select: Option<String>,
     /// Where the files are read from.
     pub source: Files,
+    /// Measure the mean frame time over this many seconds, log it, and
+    /// (on the desktop) exit.
+    pub frame_times: Option<f32>,
 }
 
 /// Runs the viewer until its window closes or its capture is written.
@@ -139,6 +143,10 @@ pub fn app(options: ViewerOptions) -> App {
             CapturePlugin { screenshot: options.screenshot.is_some(), at_ms: options.at_ms },
         ))
         .add_systems(Startup, setup(options.clone(), offscreen));
+    if let Some(span) = options.frame_times {
+        capture::add_pipeline_watch(&mut app);
+        app.insert_resource(frames::FrameTimes::new(span)).add_systems(Update, frames::measure_frames);
+    }
     app
 }
 

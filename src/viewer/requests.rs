@@ -346,6 +346,9 @@ mod tests {
         assert!(workspace.problems.is_empty() && workspace.skeleton.is_some(), "{:?}", workspace.problems);
         let findings = |w: &Workspace| w.meshes.iter().map(|m| m.findings.clone()).collect::<Vec<_>>();
         assert_eq!(findings(workspace), findings(&disk), "textures found and read alike");
-        assert_eq!(index.read(Path::new("resource/mesh/stage.msh")).unwrap_err().kind(), std::io::ErrorKind::WouldBlock);
+        assert_eq!(
+            index.read(Path::new("resource/mesh/stage.msh")).unwrap_err().kind(),
+            std::io::ErrorKind::WouldBlock
+        );
     }
 }

@@ -65,11 +65,36 @@ fn served_folder(dir: &Path) -> PathBuf {
     served
 }
 
+/// Seconds each viewer plays for its frame time.
+const FRAME_SECONDS: &str = "10";
+
+/// The desktop viewer's mean frame time for the bundled walk in a
+/// 1280x720 window under Xvfb, as it measures it (`--frame-times`).
+fn desktop_frame_time() -> f64 {
+    let mut command = Command::new("xvfb-run");
+    command.args([
+        "-a",
+        "-s",
+        "-screen 0 1280x720x24",
+        env!("CARGO_BIN_EXE_io3d-viewer"),
+        "--frame-times",
+        FRAME_SECONDS,
+    ]);
+    let output = common::output_within(command, Duration::from_secs(180)).expect("the viewer exits");
+    assert_success(&output);
+    let log = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    let line = log.lines().find_map(|l| l.split_once("frame time: mean ")).map(|(_, rest)| rest.to_owned());
+    let mean = line.as_deref().and_then(|rest| rest.split(' ').next()).and_then(|ms| ms.parse().ok());
+    mean.unwrap_or_else(|| panic!("no frame time in the viewer's log:\n{log}"))
+}
+
 /// Runs the browser script over the served folder; its results.
 fn drive(served: &Path, out: &Path) -> Value {
     let mut command = Command::new("node");
     command.current_dir(env!("CARGO_MANIFEST_DIR")).arg(crate_path("tests/tools/browser.mjs")).arg(served).arg(out);
-    let output = common::output_within(command, Duration::from_secs(900)).expect("the browser script ends in 15 minutes");
+    command.env("IO3D_FRAME_SECONDS", FRAME_SECONDS);
+    let output =
+        common::output_within(command, Duration::from_secs(900)).expect("the browser script ends in 15 minutes");
     assert!(
         output.status.success(),
         "browser.mjs failed:\n{}\n{}",
@@ -136,8 +161,19 @@ fn the_viewer_runs_in_a_browser_as_on_the_desktop() {
         &"--panels",
         &"none",
     ]));
+    let desktop_frame_ms = desktop_frame_time();
     let results = drive(&served, &out);
     eprintln!("{}", serde_json::to_string_pretty(&results).unwrap());
+    let frames = scenario(&results, "frames");
+    no_errors(frames, "frames");
+    let browser_frame_ms = frames["mean_ms"].as_f64().expect("a frame time");
+    eprintln!(
+        "the bundled walk at 1280x720, mean frame time: {browser_frame_ms:.1} ms in Chromium (SwiftShader), \
+         {desktop_frame_ms:.1} ms on the desktop (lavapipe, Xvfb)"
+    );
+    assert!(browser_frame_ms > 0.0 && desktop_frame_ms > 0.0);
+    let ready_ms = scenario(&results, "bundled")["ms"].as_f64().unwrap_or_default();
+    eprintln!("from opening the page to the first frame drawn (ready): {ready_ms:.0} ms");
 
     // The bundled character at 250 ms, as the desktop draws it.
     let bundled = scenario(&results, "bundled");
@@ -164,6 +200,24 @@ fn the_viewer_runs_in_a_browser_as_on_the_desktop() {
     assert_eq!(folder["facts"]["io3dFindings"], "", "no missing script or texture: {folder}");
     let (blue, yellow) = Picture::read(&out.join("folder.png")).shirt_pixels();
     assert!(blue > 100 && yellow > 100, "the picked character is textured: {blue} blue, {yellow} yellow");
+
+    // An edit, then Save: the download is what `io3d` writes for it.
+    let save = scenario(&results, "save");
+    no_errors_but_missing(save, "save");
+    let saved = save["saved"].as_str().unwrap_or_else(|| panic!("no download: {save}"));
+    let expected = dir.path().join("expected.ani");
+    let mut io3d = Command::new(env!("CARGO_BIN_EXE_io3d"));
+    io3d.arg("mirror")
+        .arg(served.join("walk.ani"))
+        .arg("--skeleton")
+        .arg(served.join("biped.skl"))
+        .arg("-o")
+        .arg(&expected);
+    assert!(io3d.status().expect("io3d runs").success());
+    assert!(
+        std::fs::read(saved).unwrap() == std::fs::read(&expected).unwrap(),
+        "the download differs from io3d mirror"
+    );
 
     // Files named in the address, at a time; a config by the layout; a
     // missing file an error on the page.

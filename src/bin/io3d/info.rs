@@ -1,13 +1,11 @@
 //! `io3d info`: a human summary of each file.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use bevy_io3d::format::msh::{VertexArray, VertexMask};
-use bevy_io3d::format::{
-    Animation, Collision, Dds, EventKind, MaterialScript, Mesh, ModelConfig, Skeleton,
-};
+use bevy_io3d::format::{Animation, Collision, Dds, EventKind, MaterialScript, Mesh, ModelConfig, Skeleton};
 use bevy_io3d::gltf::{self, GltfDocument, SourceAnimation};
 use bevy_io3d::json::Document;
 use bevy_io3d::resource::{self, Disk};

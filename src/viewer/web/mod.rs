@@ -9,7 +9,8 @@
 //!   from the page's server.
 //! - Saves become downloads ([`super::output`]).
 //! - The address's parameters mirror the desktop's flags: `file`
-//!   (repeatable), `at_ms`, `look`, `panels`, `names`, `select`.
+//!   (repeatable), `at_ms`, `look`, `panels`, `names`, `select`,
+//!   `frame_times`.
 //! - `document.body.dataset.io3d` says where the page stands: `loading`,
 //!   `ready` once the first frame of what was opened is drawn, or `error`
 //!   (a file named in the address did not open, or the viewer panicked)
@@ -18,7 +19,8 @@
 //!   `io3dClip` (the current clip's name), `io3dLengthMs`, `io3dTimeMs`,
 //!   `io3dMeshes` (the meshes drawn), `io3dFindings` (the meshes'
 //!   findings, a line each) and `io3dProblems` (what could not be opened,
-//!   a line each); while loading, `io3dWaiting` says what for.
+//!   a line each), `io3dFrameMs` (with `frame_times`, the mean frame time
+//!   measured); while loading, `io3dWaiting` says what for.
 //!
 //! There is no file watching: a page cannot see a file change.
 
@@ -32,12 +34,13 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 use super::capture::{Picture, add_pipeline_watch};
-use super::stage::ViewedRig;
-use crate::plugin::AniPlayer;
+use super::frames::FrameTimes;
 use super::requests::{FileRequest, Retries};
+use super::stage::ViewedRig;
 use super::view::Look;
 use super::workspace::{Files, Workspace};
 use super::{ViewerOptions, ViewerSystems};
+use crate::plugin::AniPlayer;
 use crate::resource::{EntryKind, FileIndex, FileSource, ResourceFolder, ResourceKind};
 
 pub use page::io3d_dropped;
@@ -85,6 +88,7 @@ fn options_from_address(index: FileIndex) -> ViewerOptions {
         look,
         hide_panels: panels == Some(false),
         names: get("names").is_some(),
+        frame_times: get("frame_times").and_then(|v| v.parse().ok().or_else(|| said_wrong("frame_times", &v))),
         select: get("select"),
         source: Files::new(index),
         ..ViewerOptions::default()
@@ -119,8 +123,10 @@ struct PageFiles(FileIndex);
 impl Plugin for WebPlugin {
     fn build(&self, app: &mut App) {
         add_pipeline_watch(app);
-        app.insert_resource(PageFiles(self.index.clone()))
-            .add_systems(Update, (take_handed, read_wanted, report_state, show_facts).chain().after(ViewerSystems::Workspace));
+        app.insert_resource(PageFiles(self.index.clone())).add_systems(
+            Update,
+            (take_handed, read_wanted, report_state, show_facts).chain().after(ViewerSystems::Workspace),
+        );
     }
 }
 
@@ -236,6 +242,7 @@ pub fn pick(purpose: &str, folder: bool) {
 /// Writes what the panels show into the page's dataset, where it changed.
 fn show_facts(
     workspace: Res<Workspace>,
+    frames: Option<Res<FrameTimes>>,
     players: Query<&AniPlayer, With<ViewedRig>>,
     mut shown: Local<Option<Vec<String>>>,
 ) {
@@ -249,6 +256,7 @@ fn show_facts(
         ("io3dMeshes", workspace.meshes.len().to_string()),
         ("io3dFindings", findings.collect::<Vec<_>>().join("\n")),
         ("io3dProblems", workspace.problems.join("\n")),
+        ("io3dFrameMs", frames.and_then(|f| f.mean_ms).map(|ms| format!("{ms:.1}")).unwrap_or_default()),
     ];
     let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) else { return };
     // Every key is written the first time, empty or not.
