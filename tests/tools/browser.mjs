@@ -134,20 +134,20 @@ await scenario('address', async () => {
   return { errors, facts, config: { errors: config.errors, facts: config.facts }, missing: missing.facts };
 });
 
-// An edit, then Save: Clip > Mirror, File > Save as version 4002… (egui
-// draws its menus in the canvas, at these places at 1280x720); the
-// download lands in the output folder.
+// An edit, then Save: File > Save as version 4001… (egui draws its menus
+// in the canvas, at these places at 1280x720); the download lands in the
+// output folder.
 await scenario('save', async () => {
-  const { page, errors } = await open('?file=walk.ani&file=biped.skl');
+  const { page, errors } = await open('?file=whole.ani&file=biped.skl');
   const session = await page.createCDPSession();
   await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: path.resolve(out) });
-  for (const [x, y] of [[87, 11], [102, 99], [19, 11], [82, 171]]) {
+  for (const [x, y] of [[19, 11], [82, 150]]) {
     await page.mouse.move(x, y);
     await new Promise(ok => setTimeout(ok, 2500));
     await page.mouse.click(x, y);
     await new Promise(ok => setTimeout(ok, 2500));
   }
-  const saved = path.join(out, 'walk.ani mirrored.ani');
+  const saved = path.join(out, 'whole.ani');
   const limit = Date.now() + LIMIT;
   while (!fs.existsSync(saved) && Date.now() < limit) await new Promise(ok => setTimeout(ok, 500));
   const facts = await dataset(page);
