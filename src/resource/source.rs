@@ -152,7 +152,7 @@ impl FileIndex {
     /// folder, without an extension), and read by fetching it. The lookup
     /// then finds a file as the client's layout spells it, and a server
     /// that lacks it makes the read an error. Below the first folder of a
-    /// path given to it ([`Self::add_name`], [`Self::insert`]) it knows
+    /// path given to it ([`Self::add_name`], [`Self::add`]) it knows
     /// every file: keep what the page hands over apart from the server's
     /// paths by a folder of its own (`dropped/…`).
     pub fn served() -> Self {
