@@ -157,20 +157,23 @@ fn the_viewer_runs_in_a_browser_as_on_the_desktop() {
     let out = dir.path().join("out");
     std::fs::create_dir_all(&out).unwrap();
     let desktop = out.join("desktop.png");
-    assert_success(&viewer(&[
-        &"--screenshot",
-        &desktop,
-        &"--at-ms",
-        &"250",
-        &"--size",
-        &"1280x720",
-        &"--panels",
-        &"none",
-    ]));
+    let size = ["--at-ms", "250", "--size", "1280x720", "--panels", "none"];
+    let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"--screenshot", &desktop];
+    args.extend(size.iter().map(|a| a as &dyn AsRef<std::ffi::OsStr>));
+    assert_success(&viewer(&args));
     let desktop_frame_ms = desktop_frame_time();
     let results = drive(&served, &out);
     eprintln!("{}", serde_json::to_string_pretty(&results).unwrap());
-    let frames = scenario(&results, "frames");
+    frame_times(&results, desktop_frame_ms);
+    bundled_as_on_the_desktop(&results, &out.join("bundled.png"), &desktop);
+    drops(&results);
+    picked_folder(&results, &out);
+    saved(&results, &served, dir.path());
+    address(&results);
+}
+
+fn frame_times(results: &Value, desktop_frame_ms: f64) {
+    let frames = scenario(results, "frames");
     no_errors(frames, "frames");
     let browser_frame_ms = frames["mean_ms"].as_f64().expect("a frame time");
     eprintln!(
@@ -178,14 +181,15 @@ fn the_viewer_runs_in_a_browser_as_on_the_desktop() {
          {desktop_frame_ms:.1} ms on the desktop (lavapipe, Xvfb)"
     );
     assert!(browser_frame_ms > 0.0 && desktop_frame_ms > 0.0);
-    let ready_ms = scenario(&results, "bundled")["ms"].as_f64().unwrap_or_default();
-    eprintln!("from opening the page to the first frame drawn (ready): {ready_ms:.0} ms");
+}
 
-    // The bundled character at 250 ms, as the desktop draws it.
-    let bundled = scenario(&results, "bundled");
+/// The bundled character at 250 ms, as the desktop draws it.
+fn bundled_as_on_the_desktop(results: &Value, picture: &Path, desktop: &Path) {
+    let bundled = scenario(results, "bundled");
     no_errors(bundled, "bundled");
     assert_eq!(bundled["facts"]["io3d"], "ready", "{bundled}");
-    let (browser, desktop) = (Picture::read(&out.join("bundled.png")), Picture::read(&desktop));
+    eprintln!("from opening the page to the first frame drawn (ready): {} ms", bundled["ms"]);
+    let (browser, desktop) = (Picture::read(picture), Picture::read(desktop));
     let (blue, yellow) = browser.shirt_pixels();
     assert!(blue > 200 && yellow > 200, "the browser's character is textured: {blue} blue, {yellow} yellow");
     let (mean, far) = difference(&browser, &desktop);
@@ -197,41 +201,47 @@ fn the_viewer_runs_in_a_browser_as_on_the_desktop() {
     assert!(centre1.0.abs_diff(centre2.0) < PLACE_LIMIT && centre1.1.abs_diff(centre2.1) < PLACE_LIMIT);
     let (height1, height2) = ((b1 - t1) as f64, (b2 - t2) as f64);
     assert!((height1 / height2 - 1.0).abs() < SIZE_LIMIT, "heights {height1} and {height2}");
+}
 
-    // Dropped files play; a damaged one is said, and the page goes on.
-    let drop = scenario(&results, "drop");
+/// Dropped files play; a damaged one is said, and the page goes on.
+fn drops(results: &Value) {
+    let drop = scenario(results, "drop");
     no_errors(drop, "drop");
     assert_eq!(drop["opened"]["io3dLengthMs"], "800", "the timeline's length: {drop}");
     let problems = drop["broken"]["io3dProblems"].as_str().unwrap_or_default();
     assert!(problems.contains("broken.ani:") && problems.contains("byte"), "{problems}");
     assert_eq!(drop["after"]["io3d"], "ready");
+}
 
-    // A game folder picked whole opens its character, textured.
-    let folder = scenario(&results, "folder");
+/// A game folder picked whole opens its character, textured.
+fn picked_folder(results: &Value, out: &Path) {
+    let folder = scenario(results, "folder");
     no_errors(folder, "folder");
     assert_eq!(folder["facts"]["io3dFindings"], "", "no missing script or texture: {folder}");
     let (blue, yellow) = Picture::read(&out.join("folder.png")).shirt_pixels();
     assert!(blue > 100 && yellow > 100, "the picked character is textured: {blue} blue, {yellow} yellow");
+}
 
-    // An edit, then Save: the download is what `io3d` writes for it (the
-    // whole walk converted to version 4001, its rotations re-encoded). A
-    // mirror, or a conversion of the trimmed walk, comes out a few last
-    // bits apart in wasm32: its float arithmetic is not the desktop's.
-    let save = scenario(&results, "save");
+/// An edit, then Save: the download is what `io3d` writes for it (the
+/// whole walk converted to version 4001, its rotations re-encoded). A
+/// mirror, or a conversion of the trimmed walk, comes out a few last bits
+/// apart in wasm32: its float arithmetic is not the desktop's.
+fn saved(results: &Value, served: &Path, dir: &Path) {
+    let save = scenario(results, "save");
     no_errors_but_missing(save, "save");
     let saved = save["saved"].as_str().unwrap_or_else(|| panic!("no download: {save}"));
-    let expected = dir.path().join("expected.ani");
+    let expected = dir.join("expected.ani");
     let mut io3d = Command::new(env!("CARGO_BIN_EXE_io3d"));
     io3d.arg("convert").arg(served.join("whole.ani")).args(["--version", "4001", "--output"]).arg(&expected);
     assert!(io3d.status().expect("io3d runs").success());
-    assert!(
-        std::fs::read(saved).unwrap() == std::fs::read(&expected).unwrap(),
-        "the download differs from io3d convert"
-    );
+    let same = std::fs::read(saved).unwrap() == std::fs::read(&expected).unwrap();
+    assert!(same, "the download differs from io3d convert");
+}
 
-    // Files named in the address, at a time; a config by the layout; a
-    // missing file an error on the page.
-    let address = scenario(&results, "address");
+/// Files named in the address, at a time; a config by the layout; a
+/// missing file an error on the page.
+fn address(results: &Value) {
+    let address = scenario(results, "address");
     no_errors_but_missing(address, "address");
     no_errors_but_missing(&address["config"], "address's config");
     assert_eq!(address["facts"]["io3dClip"], "walk.ani");
