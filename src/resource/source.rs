@@ -186,7 +186,7 @@ impl FileIndex {
     pub fn arrive(&self, path: &Path, bytes: impl Into<Arc<[u8]>>) {
         let path = normal(path);
         let mut index = self.index();
-        index.folders.extend(path.ancestors().skip(1).filter(|p| !p.as_os_str().is_empty()).map(Path::to_path_buf));
+        index.add_folders(&path);
         index.arrived(&path);
         index.files.insert(path, Contents::Read(bytes.into()));
     }
@@ -284,9 +284,14 @@ impl Index {
         self.reading.remove(path);
     }
 
+    /// Records the folders that hold `path`.
+    fn add_folders(&mut self, path: &Path) {
+        self.folders.extend(path.ancestors().skip(1).filter(|p| !p.as_os_str().is_empty()).map(Path::to_path_buf));
+    }
+
     /// Records a path given with its folders.
     fn given(&mut self, path: &Path) {
-        self.folders.extend(path.ancestors().skip(1).filter(|p| !p.as_os_str().is_empty()).map(Path::to_path_buf));
+        self.add_folders(path);
         self.given.extend(path.components().next().map(|first| PathBuf::from(first.as_os_str())));
     }
 
