@@ -545,6 +545,19 @@ fn gltf_export_and_import_round_trip_from_the_command_line() {
     let bad =
         io3d(&[&"export", &"--skeleton", &skeleton, &asset("biped_walk_4000.ani"), &"-o", &dir.path().join("a.gltf")]);
     assert!(stderr(&bad).contains("must end in .glb"), "{}", stderr(&bad));
+
+    // The whole model into a folder, and into one .zip: the same files.
+    let (folder, zip) = (dir.path().join("mod"), dir.path().join("mod.zip"));
+    stdout(&io3d(&[&"import", &glb, &"--model", &folder]));
+    let listed = stdout(&io3d(&[&"import", &glb, &"--model", &zip]));
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(&zip).unwrap()).unwrap();
+    assert_eq!(archive.len(), listed.lines().count(), "{listed}");
+    for name in listed.lines() {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut archive.by_name(name).unwrap(), &mut bytes).unwrap();
+        assert_eq!(bytes, std::fs::read(folder.join(name)).unwrap(), "{name}");
+    }
+    assert!(listed.contains("resource/model/animodel/biped.txt"), "{listed}");
 }
 
 /// The bundled static model's collision mesh, as triangles of positions.

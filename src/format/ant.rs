@@ -38,6 +38,12 @@ pub fn sidecar_name(ani_name: &str) -> Option<String> {
     (!stem.is_empty() && !extension.is_empty()).then(|| format!("{stem}.ant"))
 }
 
+/// The events the client plays for an `.ani` whose own events are `file`:
+/// its sidecar's when it has one (even one of no events), else the file's.
+pub fn events_played<'a>(file: &'a [Event], sidecar: Option<&'a EventSidecar>) -> &'a [Event] {
+    sidecar.map_or(file, |s| &s.events)
+}
+
 /// The lines as the client's 512-byte line reader returns them, trimmed.
 fn client_lines(bytes: &[u8]) -> Vec<&[u8]> {
     let text = &bytes[..bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len())];

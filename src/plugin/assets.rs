@@ -50,7 +50,7 @@ impl AniClip {
 
     /// The events that play: the sidecar's, or else the file's.
     pub fn events(&self) -> &[Event] {
-        self.sidecar.as_ref().map_or(&self.animation.events, |s| &s.events)
+        crate::format::ant::events_played(&self.animation.events, self.sidecar.as_ref())
     }
 }
 

@@ -40,6 +40,12 @@ impl OpenAnimation {
         AniClip::with_sidecar(self.file.value.clone(), self.sidecar.clone())
     }
 
+    /// The events that play: the sidecar's when it has one, else the
+    /// file's own.
+    pub fn events_played(&self) -> &[crate::format::Event] {
+        crate::format::ant::events_played(&self.file.value.events, self.sidecar.as_ref())
+    }
+
     /// Applies an edit. On success the previous version goes on the undo
     /// list (unless the edit continues the last step); on failure nothing
     /// changes and the error is returned.

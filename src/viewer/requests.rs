@@ -35,6 +35,9 @@ pub enum FileRequest {
     /// every open animation, or a static model's meshes; and the collision
     /// meshes shown.
     ExportGltf(PathBuf),
+    /// Save the game's files made of the glTF model opened last as one
+    /// `.zip` (what `io3d import --model OUT.zip` writes).
+    SaveImported(PathBuf),
     /// Import every animation of a glTF onto the skeleton and play the
     /// first.
     ImportGltf(PathBuf),
@@ -44,7 +47,7 @@ impl FileRequest {
     /// Whether it only writes: anything else reads files, and runs again
     /// when it read one the source had not read yet.
     fn only_writes(&self) -> bool {
-        matches!(self, Self::Save(..) | Self::SaveAllAndQuit | Self::ExportGltf(_))
+        matches!(self, Self::Save(..) | Self::SaveAllAndQuit | Self::ExportGltf(_) | Self::SaveImported(_))
     }
 }
 
@@ -111,6 +114,7 @@ pub fn handle_file_requests(
             FileRequest::Save(path, version) => Some(save(&mut workspace, &mut stores, path, *version)),
             FileRequest::Retarget(path) => Some(retarget(&mut workspace, &mut stores, path)),
             FileRequest::ExportGltf(path) => Some(export_gltf(&workspace, path)),
+            FileRequest::SaveImported(path) => Some(save_imported(&workspace, path)),
             FileRequest::ImportGltf(path) => Some(workspace.import_gltf(path, &mut stores).join("\n")),
             FileRequest::SaveAllAndQuit => {
                 let problems = save_all(&mut workspace, &mut stores);
@@ -194,6 +198,17 @@ fn export_gltf(workspace: &Workspace, path: &Path) -> String {
         status.push_str(&format!("\n{warning}"));
     }
     status
+}
+
+/// Saves the files of the glTF model opened last as one `.zip`; says how
+/// it went.
+fn save_imported(workspace: &Workspace, path: &Path) -> String {
+    let Some((_, model)) = &workspace.imported else { return "no glTF model is open".into() };
+    let saved = model.zip().and_then(|bytes| super::output::save(path, &bytes));
+    match saved {
+        Ok(()) => format!("saved {} files of the game's to {}", model.files.len(), path.display()),
+        Err(error) => format!("{}: cannot write: {error}", path.display()),
+    }
 }
 
 /// The collision meshes on the stage, named after their files' stems; a
@@ -350,5 +365,57 @@ mod tests {
             index.read(Path::new("resource/mesh/stage.msh")).unwrap_err().kind(),
             std::io::ErrorKind::WouldBlock
         );
+    }
+
+    /// An `.ani` with an `.ant` sidecar beside it (named in another case,
+    /// as the client finds it) plays the sidecar's events, as the game
+    /// does, while the file keeps its own.
+    #[test]
+    fn an_animation_plays_the_events_of_its_sidecar() {
+        use crate::format::{Event, ant};
+
+        let mut world = stores_world();
+        let mut state: SystemState<Stores> = SystemState::new(&mut world);
+        let mut stores = state.get_mut(&mut world).expect("the asset stores");
+        let dir = tempfile::tempdir().unwrap();
+        let walk = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/resource/animation/biped_walk_4002.ani");
+        let path = dir.path().join("walk.ani");
+        std::fs::copy(&walk, &path).unwrap();
+        let swing = Event { kind: "motion_sound".into(), sub_info: "swing".into(), time_ms: 120.0 };
+        std::fs::write(dir.path().join("WALK.ant"), ant::write(std::slice::from_ref(&swing), 4002).unwrap()).unwrap();
+        let mut workspace = Workspace::default();
+        workspace.open(&[path], &mut stores);
+        let open = workspace.current().expect("the walk is open");
+        assert_eq!(open.file.value.events.len(), 2, "the file keeps its own");
+        assert_eq!(open.events_played(), [swing.clone()]);
+        let played = stores.clips.get(&open.handle).expect("the clip the rig plays");
+        assert_eq!(played.events(), [swing]);
+    }
+
+    /// A glTF model opened shows as the game's files; File > Save imported
+    /// model writes them as the `.zip` the command line writes.
+    #[test]
+    fn an_imported_model_saves_as_one_zip() {
+        use crate::gltf::{ExportOptions, GltfDocument, ModelOptions, import_model};
+
+        let mut world = stores_world();
+        let mut state: SystemState<Stores> = SystemState::new(&mut world);
+        let mut stores = state.get_mut(&mut world).expect("the asset stores");
+        let mut workspace = Workspace::default();
+        let dir = tempfile::tempdir().unwrap();
+        let zip = dir.path().join("biped.zip");
+        assert_eq!(save_imported(&workspace, &zip), "no glTF model is open");
+        workspace.open_bundled(&mut stores);
+        let glb = dir.path().join("biped.glb");
+        export_gltf(&workspace, &glb);
+        let mut fresh = Workspace::default();
+        fresh.open(std::slice::from_ref(&glb), &mut stores);
+        assert_eq!(fresh.imported.as_ref().map(|(name, _)| name.as_str()), Some("biped"));
+        let status = save_imported(&fresh, &zip);
+        let model = fresh.imported.as_ref().unwrap().1.clone();
+        assert_eq!(status, format!("saved {} files of the game's to {}", model.files.len(), zip.display()));
+        let options = ModelOptions { name: "biped".into(), skeleton: None, map: None, scale: ExportOptions::default().scale };
+        let again = import_model(&GltfDocument::open(&glb).unwrap(), &options).unwrap();
+        assert_eq!(std::fs::read(&zip).unwrap(), again.zip().unwrap(), "what io3d import --model writes");
     }
 }

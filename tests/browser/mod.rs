@@ -68,7 +68,16 @@ fn served_folder(dir: &Path) -> PathBuf {
     let bytes = short.to_bytes().unwrap();
     std::fs::write(served.join("broken.ani"), &bytes[..bytes.len() / 2]).unwrap();
     common::copy_tree(&crate_path("assets/resource"), &served.join("game/resource"));
+    // The bundled character as a glTF model, to open as the game's files.
+    let config = crate_path("assets/resource/model/animodel/biped.txt");
+    io3d(&[config.as_os_str(), "-o".as_ref(), served.join("biped.glb").as_os_str()], "export");
     served
+}
+
+/// Runs `io3d COMMAND ARGS`, which must succeed.
+fn io3d(args: &[&std::ffi::OsStr], command: &str) {
+    let output = Command::new(env!("CARGO_BIN_EXE_io3d")).arg(command).args(args).output().expect("io3d runs");
+    assert!(output.status.success(), "io3d {command}: {}", String::from_utf8_lossy(&output.stderr));
 }
 
 /// Seconds each viewer plays for its frame time.
@@ -169,6 +178,7 @@ fn the_viewer_runs_in_a_browser_as_on_the_desktop() {
     drops(&results);
     picked_folder(&results, &out);
     saved(&results, &served, dir.path());
+    zipped(&results, &served, dir.path());
     address(&results);
 }
 
@@ -231,11 +241,22 @@ fn saved(results: &Value, served: &Path, dir: &Path) {
     no_errors_but_missing(save, "save");
     let saved = save["saved"].as_str().unwrap_or_else(|| panic!("no download: {save}"));
     let expected = dir.join("expected.ani");
-    let mut io3d = Command::new(env!("CARGO_BIN_EXE_io3d"));
-    io3d.arg("convert").arg(served.join("whole.ani")).args(["--version", "4001", "--output"]).arg(&expected);
-    assert!(io3d.status().expect("io3d runs").success());
+    let whole = served.join("whole.ani");
+    io3d(&[whole.as_os_str(), "--version".as_ref(), "4001".as_ref(), "-o".as_ref(), expected.as_os_str()], "convert");
     let same = std::fs::read(saved).unwrap() == std::fs::read(&expected).unwrap();
     assert!(same, "the download differs from io3d convert");
+}
+
+/// A glTF model dropped, then File > Save imported model: the download is
+/// the `.zip` `io3d import --model` writes for it.
+fn zipped(results: &Value, served: &Path, dir: &Path) {
+    let zip = scenario(results, "zip");
+    no_errors_but_missing(zip, "zip");
+    let saved = zip["saved"].as_str().unwrap_or_else(|| panic!("no download: {zip}"));
+    let expected = dir.join("expected.zip");
+    io3d(&[served.join("biped.glb").as_os_str(), "--model".as_ref(), expected.as_os_str()], "import");
+    let same = std::fs::read(saved).unwrap() == std::fs::read(&expected).unwrap();
+    assert!(same, "the download differs from io3d import --model");
 }
 
 /// Files named in the address, at a time; a config by the layout; a

@@ -134,25 +134,57 @@ await scenario('address', async () => {
   return { errors, facts, config: { errors: config.errors, facts: config.facts }, missing: missing.facts };
 });
 
-// An edit, then Save: File > Save as version 4001… (egui draws its menus
-// in the canvas, at these places at 1280x720); the download lands in the
-// output folder.
-await scenario('save', async () => {
-  const { page, errors } = await open('?file=whole.ani&file=biped.skl');
-  const session = await page.createCDPSession();
-  await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: path.resolve(out) });
-  for (const [x, y] of [[19, 11], [82, 150]]) {
+// egui draws its menus in the canvas: a pick from a menu is clicks at
+// these places at 1280x720, each after a pause for the menu to follow.
+const FILE_MENU = [19, 11];
+const SAVE_AS_4001 = [82, 171];
+const SAVE_IMPORTED = [100, 96];
+
+async function menu(page, places) {
+  for (const [x, y] of places) {
     await page.mouse.move(x, y);
     await new Promise(ok => setTimeout(ok, 2500));
     await page.mouse.click(x, y);
     await new Promise(ok => setTimeout(ok, 2500));
   }
-  const saved = path.join(out, 'whole.ani');
+}
+
+// Downloads land in the output folder; waits for one.
+async function downloads(page) {
+  const session = await page.createCDPSession();
+  await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: path.resolve(out) });
+}
+
+async function downloaded(name) {
+  const saved = path.join(out, name);
   const limit = Date.now() + LIMIT;
   while (!fs.existsSync(saved) && Date.now() < limit) await new Promise(ok => setTimeout(ok, 500));
+  return fs.existsSync(saved) ? saved : null;
+}
+
+// An edit, then Save: File > Save as version 4001….
+await scenario('save', async () => {
+  const { page, errors } = await open('?file=whole.ani&file=biped.skl');
+  await downloads(page);
+  await menu(page, [FILE_MENU, SAVE_AS_4001]);
+  const saved = await downloaded('whole.ani');
   const facts = await dataset(page);
   await page.close();
-  return { errors, facts, saved: fs.existsSync(saved) ? saved : null };
+  return { errors, facts, saved };
+});
+
+// A glTF model dropped opens as the game's files; File > Save imported
+// model downloads them as one .zip.
+await scenario('zip', async () => {
+  const { page, errors } = await open('');
+  await downloads(page);
+  await drop(page, ['biped.glb']);
+  const facts = await until(page, f => f.io3dImported === 'biped', 'the glTF model');
+  await menu(page, [FILE_MENU, SAVE_IMPORTED]);
+  const saved = await downloaded('biped.zip');
+  await page.screenshot({ path: path.join(out, 'zip.png') });
+  await page.close();
+  return { errors, facts, saved };
 });
 
 fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify(results, null, 2));

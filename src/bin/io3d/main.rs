@@ -209,8 +209,9 @@ enum Command {
         #[arg(long, required_unless_present = "model")]
         skeleton: Option<PathBuf>,
         /// Import the whole model (meshes, materials, textures, collision,
-        /// skeleton, animations) as a resource folder under this folder.
-        #[arg(long, value_name = "OUT_DIR", conflicts_with_all = ["output", "suggest", "animation", "base", "version", "tolerance"])]
+        /// skeleton, animations) as a resource folder under this folder, or
+        /// into this `.zip`.
+        #[arg(long, value_name = "OUT_DIR|OUT.zip", conflicts_with_all = ["output", "suggest", "animation", "base", "version", "tolerance"])]
         model: Option<PathBuf>,
         /// The model's name (its config's and skeleton's file name;
         /// default: the glTF's file name).

@@ -1,5 +1,6 @@
 //! `io3d import IN.glb --model OUT_DIR`: a glTF character or prop as a
-//! resource folder the game reads.
+//! resource folder the game reads (or, for `OUT.zip`, that folder's files
+//! in one archive, as the browser viewer downloads them).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -41,9 +42,20 @@ pub fn import(args: ModelImport) -> Result<ExitCode> {
     for warning in &model.warnings {
         eprintln!("warning: {warning}");
     }
-    model.write(args.out)?;
-    for path in model.files.keys() {
-        println!("{}", args.out.join(path).display());
+    if is_zip(args.out) {
+        bevy_io3d::file::write_atomic(args.out, &model.zip()?).with_context(|| args.out.display().to_string())?;
+        for path in model.files.keys() {
+            println!("{}", path.display());
+        }
+    } else {
+        model.write(args.out)?;
+        for path in model.files.keys() {
+            println!("{}", args.out.join(path).display());
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn is_zip(out: &Path) -> bool {
+    out.extension().is_some_and(|e| e.eq_ignore_ascii_case("zip"))
 }

@@ -14,9 +14,10 @@
 //! - The glTF's animations become `.ani`s on that skeleton.
 //!
 //! Nothing is written until every file is made; then they appear together
-//! ([`ImportedModel::write`]). A given skeleton is written with them, so
-//! that the folder is whole.
+//! ([`ImportedModel::write`]), or as one `.zip` ([`ImportedModel::zip`]).
+//! A given skeleton is written with them, so that the folder is whole.
 
+mod archive;
 mod collision;
 mod folder;
 mod look;
@@ -70,6 +71,12 @@ impl ImportedModel {
     /// written (one with the same bytes is left as it is).
     pub fn write(&self, out: &Path) -> std::io::Result<()> {
         folder::write_into(out, &self.files)
+    }
+
+    /// The files as one `.zip`, each under its path in the folder
+    /// [`write`](Self::write) would fill: the same files, the same bytes.
+    pub fn zip(&self) -> std::io::Result<Vec<u8>> {
+        archive::zip(&self.files)
     }
 }
 

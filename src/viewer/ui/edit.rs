@@ -55,8 +55,15 @@ pub fn events_editor(
 ) {
     let Some(current) = workspace.current() else { return };
     let events: Vec<Event> = current.file.value.events.clone();
+    let played = current.sidecar.as_ref().map(|s| s.events.len());
     let mut result = None;
     egui::CollapsingHeader::new(format!("Events ({})", events.len())).show(ui, |ui| {
+        if let Some(played) = played {
+            ui.label(format!(
+                "The game plays the {played} events of the .ant sidecar beside this file (the timeline's), \
+                 not the file's own below."
+            ));
+        }
         for (i, event) in events.iter().enumerate() {
             let chosen = editing.drafts.event.as_ref().is_some_and(|d| d.index == i);
             let text = format!("{:>7.1} ms  {}  {}", event.time_ms, event.kind, event.sub_info);

@@ -46,6 +46,8 @@ enum Pick {
     ExportGltf,
     /// A glTF to import animations from.
     ImportGltf,
+    /// Where to save the imported model's files (`.zip`).
+    SaveImported,
 }
 
 impl MenuState {
@@ -166,6 +168,13 @@ fn file_menu(
     {
         state.pick("Import glTF animation", false, Pick::ImportGltf);
     }
+    if ui
+        .add_enabled(workspace.imported.is_some(), egui::Button::new("Save imported model (.zip)…"))
+        .on_hover_text("The game's files made of the glTF model opened, as `io3d import --model` writes them")
+        .clicked()
+    {
+        state.pick("Save imported model (.zip)", true, Pick::SaveImported);
+    }
     ui.separator();
     let Some(current) = workspace.current() else {
         ui.label("No animation open.");
@@ -270,6 +279,7 @@ fn dialogs(ctx: &egui::Context, state: &mut MenuState, requests: &mut MessageWri
             Pick::BoneMap => FileRequest::Retarget(path),
             Pick::ExportGltf => FileRequest::ExportGltf(path.with_extension("glb")),
             Pick::ImportGltf => FileRequest::ImportGltf(path),
+            Pick::SaveImported => FileRequest::SaveImported(path.with_extension("zip")),
         });
     }
 }
@@ -289,6 +299,11 @@ fn page_pick(pick: Pick, workspace: &Workspace, requests: &mut MessageWriter<Fil
         Pick::ExportGltf => {
             let stem = workspace.current().map_or_else(|| "io3d".into(), |c| c.file.origin.file_name(""));
             requests.write(FileRequest::ExportGltf(named(stem).with_extension("glb")));
+        }
+        Pick::SaveImported => {
+            if let Some((name, _)) = &workspace.imported {
+                requests.write(FileRequest::SaveImported(named(format!("{name}.zip"))));
+            }
         }
         Pick::Attach => web::pick("attach", false),
         Pick::BoneMap => web::pick("bone-map", false),

@@ -13,7 +13,7 @@ use crate::plugin::AniPlayer;
 use crate::viewer::requests::ScreenshotRequest;
 use crate::viewer::stage::{EventLog, ViewedRig};
 use crate::viewer::view::{Look, StatusLine, ViewState};
-use crate::viewer::workspace::{Stores, Workspace};
+use crate::viewer::workspace::{OpenAnimation, Stores, Workspace};
 
 /// One display frame at 60 Hz, in ms: what "step one frame" moves.
 const FRAME_MS: f32 = 1000.0 / 60.0;
@@ -127,7 +127,7 @@ pub fn timeline_panel(
             // A short window scrolls the timeline rather than the stage.
             egui::ScrollArea::vertical().show(ui, |ui| {
                 controls(ui, &mut player, &mut view, total_ms, &mut actions, &mut screenshots, &status);
-                match timeline(ui, animation, &ticks, player.time_ms()) {
+                match timeline(ui, open, &ticks, player.time_ms()) {
                     Some(StripInput::Seek(t)) => actions.push(Action::Seek(t)),
                     Some(StripInput::MoveEvent(i, t)) => moved = Some((i, t)),
                     None => {}
@@ -240,9 +240,12 @@ fn controls(
     });
 }
 
-/// The time strip: ticks for keys, markers for events (type and sub info
-/// on hover; drag one to move the event), the playhead.
-fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f32) -> Option<StripInput> {
+/// The time strip: ticks for keys, markers for the events that play (type
+/// and sub info on hover; drag one to move the event, when they are the
+/// file's own and not an `.ant` sidecar's), the playhead.
+fn timeline(ui: &mut egui::Ui, open: &OpenAnimation, ticks: &[i32], now: f32) -> Option<StripInput> {
+    let (animation, events) = (&open.file.value, open.events_played());
+    let movable = open.sidecar.is_none();
     let (rect, response) =
         ui.allocate_exact_size(egui::vec2(ui.available_width(), 54.0), egui::Sense::click_and_drag());
     let painter = ui.painter_at(rect);
@@ -274,7 +277,7 @@ fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f32) -
     let top = rect.top() + 2.0;
     let marker_at = |p: egui::Pos2| {
         let near = |e: &crate::format::Event| (p.x - x_of(e.time_ms)).abs() < 6.0 && p.y < top + 14.0;
-        animation.events.iter().position(near)
+        events.iter().position(near).filter(|_| movable)
     };
     let drag_id = response.id.with("event");
     if response.drag_started()
@@ -283,14 +286,15 @@ fn timeline(ui: &mut egui::Ui, animation: &Animation, ticks: &[i32], now: f32) -
         ui.memory_mut(|m| m.data.insert_temp(drag_id, index));
     }
     let dragging: Option<usize> = ui.memory(|m| m.data.get_temp(drag_id));
-    for event in &animation.events {
+    for event in events {
         let x = x_of(event.time_ms);
         let marker = vec![egui::pos2(x - 5.0, top), egui::pos2(x + 5.0, top), egui::pos2(x, top + 10.0)];
         painter.add(egui::Shape::convex_polygon(marker, egui::Color32::from_rgb(255, 150, 60), egui::Stroke::NONE));
         if pointer.is_some_and(|p| (p.x - x).abs() < 6.0 && p.y < top + 14.0) {
             let kind = crate::format::EventKind::of(&event.kind);
+            let from = if movable { "" } else { "\n(from the .ant sidecar beside the file)" };
             response.clone().on_hover_text(format!(
-                "{} ms: {} {}\n{}",
+                "{} ms: {} {}\n{}{from}",
                 event.time_ms,
                 event.kind,
                 event.sub_info,

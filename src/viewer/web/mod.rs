@@ -17,10 +17,12 @@
 //!   with the message shown over the canvas. Beside it, what the panels
 //!   show, for scripts and tests (egui draws its text into the canvas):
 //!   `io3dClip` (the current clip's name), `io3dLengthMs`, `io3dTimeMs`,
-//!   `io3dMeshes` (the meshes drawn), `io3dFindings` (the meshes'
-//!   findings, a line each) and `io3dProblems` (what could not be opened,
-//!   a line each), `io3dFrameMs` (with `frame_times`, the mean frame time
-//!   measured); while loading, `io3dWaiting` says what for.
+//!   `io3dMeshes` (the meshes drawn), `io3dImported` (the glTF model
+//!   opened as the game's files, to save as a `.zip`), `io3dFindings`
+//!   (the meshes' findings, a line each) and `io3dProblems` (what could
+//!   not be opened, a line each), `io3dFrameMs` (with `frame_times`, the
+//!   mean frame time measured); while loading, `io3dWaiting` says what
+//!   for.
 //!
 //! There is no file watching: a page cannot see a file change.
 
@@ -254,6 +256,7 @@ fn show_facts(
         ("io3dLengthMs", current.map(|c| c.file.value.total_ms.to_string()).unwrap_or_default()),
         ("io3dTimeMs", format!("{}", time.round())),
         ("io3dMeshes", workspace.meshes.len().to_string()),
+        ("io3dImported", workspace.imported.as_ref().map(|(name, _)| name.clone()).unwrap_or_default()),
         ("io3dFindings", findings.collect::<Vec<_>>().join("\n")),
         ("io3dProblems", workspace.problems.join("\n")),
         ("io3dFrameMs", frames.and_then(|f| f.mean_ms).map(|ms| format!("{ms:.1}")).unwrap_or_default()),

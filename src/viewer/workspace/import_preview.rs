@@ -23,13 +23,17 @@ impl Workspace {
             return false;
         }
         let name = path.file_stem().map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
-        let options = ModelOptions { name, skeleton: None, map: None, scale: ExportOptions::default().scale };
+        let options =
+            ModelOptions { name: name.clone(), skeleton: None, map: None, scale: ExportOptions::default().scale };
         let written = import_model(&file, &options).map_err(|e| e.to_string()).and_then(|model| {
             let root = self.keep_files(&model)?;
             Ok((model, root))
         });
         match written {
-            Ok((model, root)) => self.open_written_model(path, &model.files, model.warnings, &root, stores),
+            Ok((model, root)) => {
+                self.open_written_model(path, &model.files, model.warnings.clone(), &root, stores);
+                self.imported = Some((name, model));
+            }
             Err(error) => self.problems.push(format!("{}: as the game's files: {error}", path.display())),
         }
         true

@@ -155,6 +155,9 @@ pub struct Workspace {
     /// The folders glTF models were written into to be shown as the game
     /// would load them, kept while the viewer runs.
     pub import_folders: Vec<tempfile::TempDir>,
+    /// The game's files made of the glTF model opened last, and its name:
+    /// what File > Save imported model saves as one `.zip`.
+    pub imported: Option<(String, crate::gltf::ImportedModel)>,
     /// Where files are read from: the disk, or in a browser the files the
     /// page was handed.
     pub source: Files,
