@@ -1924,3 +1924,43 @@ fn characters_blender_built_play_the_walk_and_attack_retargeted() {
         }
     }
 }
+
+/// A clip that stops lets go of the bones only it drove: they lose their
+/// `Io3dBone` and return to rest, while the clip still playing keeps its
+/// own (the binder once kept them marked for as long as every clip still
+/// playing stayed bound).
+#[test]
+fn a_clip_that_stops_lets_its_bones_go_back_to_rest() {
+    use bevy_io3d::anim::Loop;
+    use bevy_io3d::plugin::{BoneRest, Io3dBone};
+    let dir = asset_dir();
+    let mut hips_only = Animation::from_bytes(&sample("biped_walk_4000.ani")).unwrap();
+    hips_only.tracks.retain(|track| track.bone.c_str() == b"Bip01");
+    std::fs::write(dir.path().join("hips.ani"), hips_only.to_bytes().unwrap()).unwrap();
+    let mut app = app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let (walk, hips): (Handle<AniClip>, Handle<AniClip>) = (server.load("biped_walk_4000.ani"), server.load("hips.ani"));
+    let mut player = AniPlayer::default();
+    player.play_loop(walk.clone(), Loop::default());
+    player.play_loop(hips.clone(), Loop::default());
+    let root = app.world_mut().spawn((player, Axes::AsIs)).id();
+    let hip = app.world_mut().spawn((Name::new("Bip01"), Transform::default(), ChildOf(root))).id();
+    let rest = Transform::from_xyz(1.0, 2.0, 3.0);
+    let thigh = app.world_mut().spawn((Name::new("Bip01 L Thigh"), rest, ChildOf(hip))).id();
+    run_until(&mut app, "both clips bound", |app| {
+        let binding = app.world().get::<AniBinding>(root).unwrap();
+        binding.clip(walk.id()).is_some() && binding.clip(hips.id()).is_some()
+    });
+    app.update();
+    assert_eq!(app.world().get::<Io3dBone>(thigh).map(|b| b.player), Some(root), "the walk drives the thigh");
+    assert_ne!(*app.world().get::<Transform>(thigh).unwrap(), rest);
+    app.world_mut().get_mut::<AniPlayer>(root).unwrap().clear_loop(&walk, 0.0, false);
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(app.world().get::<Io3dBone>(thigh), None, "the thigh is let go");
+    assert_eq!(*app.world().get::<Transform>(thigh).unwrap(), rest, "and back at rest");
+    assert_eq!(app.world().get::<BoneRest>(thigh).map(|r| r.0), Some(rest));
+    assert_eq!(app.world().get::<Io3dBone>(hip).map(|b| b.player), Some(root), "the hips still play");
+    assert!(app.world().get::<AniBinding>(root).unwrap().clip(walk.id()).is_none());
+}

@@ -88,6 +88,11 @@ impl ClipBindings {
         self.get(clip).is_some()
     }
 
+    /// The clips bound.
+    pub fn ids(&self) -> impl Iterator<Item = AssetId<AniClip>> + '_ {
+        self.0.iter().map(|(id, _)| *id)
+    }
+
     /// Adds or replaces the binding of `clip`.
     pub fn insert(&mut self, clip: AssetId<AniClip>, binding: ClipBinding) {
         self.0.retain(|(id, _)| *id != clip);

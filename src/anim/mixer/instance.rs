@@ -37,6 +37,9 @@ pub struct Instance<C> {
     pub(super) paused: bool,
     /// Whether a clear call ended it, rather than its own end.
     pub(super) cleared: bool,
+    /// A seek made before its first frame, when its length was unknown:
+    /// the time is clamped once the length is known.
+    pub(super) seek_unclamped: bool,
     pub(super) hints: Hints,
 }
 
@@ -66,6 +69,7 @@ impl<C: Copy> Instance<C> {
             end_passed: false,
             paused: false,
             cleared: false,
+            seek_unclamped: false,
             hints: Hints::default(),
         }
     }
@@ -140,10 +144,15 @@ impl<C: Copy> Instance<C> {
         self.cur = if 0.0 > at_most { 0.0 } else { at_most };
     }
 
-    /// [`Mixer::seek`]: clamped to the clip, or, before its first frame
-    /// (its length not known yet), only to 0.
+    /// [`Mixer::seek`]: clamped to the clip; before its first frame (its
+    /// length not known yet), kept (at least 0) and clamped on that frame.
     pub(super) fn seek(&mut self, t: f32) {
-        if self.full > 0.0 { self.set_time(t) } else { self.cur = t.max(0.0) }
+        if self.full > 0.0 {
+            self.set_time(t)
+        } else {
+            self.cur = t.max(0.0);
+            self.seek_unclamped = true;
+        }
     }
 
     /// `ForceEndAction`.
@@ -184,6 +193,9 @@ impl<C: Copy> Instance<C> {
 
     pub(super) fn advance(&mut self, dt: f32, clip: &Clip, fired: &mut Vec<Fired<C>>) {
         self.full = clip.total_ms as f32;
+        if std::mem::take(&mut self.seek_unclamped) {
+            self.set_time(self.cur);
+        }
         if self.paused {
             return;
         }

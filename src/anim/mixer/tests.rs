@@ -293,3 +293,20 @@ fn a_rewind_wraps_loops_clamps_actions_and_passes_events_backwards() {
     let step = stage.mixer.instance(looped).unwrap().step();
     assert_eq!((step.from_ms, step.to_ms, step.moved_ms, step.wraps), (90.0, 10.0, 20.0, 1));
 }
+
+/// A seek made before a clip's first frame (its length unknown yet) is
+/// clamped on that frame, as one made after it is: a loop of 1000 ms
+/// sought to 2500 ms stands at its end, not wrapped to 1500 ms.
+#[test]
+fn a_seek_before_the_first_frame_is_clamped_once_the_length_is_known() {
+    for (before, after) in [(2500.0, 1000.0), (-30.0, 0.0), (400.0, 400.0)] {
+        let mut stage = Stage::new(vec![clip(1000, 0.0, 1.0, &[])]);
+        let id = stage.mixer.play_loop(0, Loop::default());
+        stage.mixer.seek(id, before);
+        stage.step(0.0);
+        assert_eq!(stage.mixer.instance(id).unwrap().time_ms(), after, "sought to {before}");
+        // Sought again once the length is known: the same rule.
+        stage.mixer.seek(id, before);
+        assert_eq!(stage.mixer.instance(id).unwrap().time_ms(), after, "sought again to {before}");
+    }
+}
