@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use crate::format::{Animation, FileString, Key};
 
 use super::clip::Clip;
-use super::names::c_name;
+use crate::format::string::c_str;
 use super::sample::poses;
 
 /// The one track of a bone.
@@ -35,7 +35,7 @@ pub struct BoneTrack<'a> {
 pub fn bone_tracks(animation: &Animation) -> Vec<BoneTrack<'_>> {
     let mut bones: Vec<(&[u8], Vec<usize>)> = Vec::new();
     for (index, track) in animation.tracks.iter().enumerate() {
-        let name = c_name(track.bone.as_bytes());
+        let name = c_str(track.bone.as_bytes());
         match bones.iter_mut().find(|(bone, _)| *bone == name) {
             Some((_, tracks)) => tracks.push(index),
             None => bones.push((name, vec![index])),

@@ -8,6 +8,11 @@
 //! So `왼손` stored in CP949 does not bind a bone stored in UTF-8, in the
 //! client and here alike.
 //!
+//! **The text rule** ([`BoneNames::by_text`]): the name as text
+//! ([`bone_name`]), compared exactly. For names that come through text, as
+//! bone maps and glTF nodes do: a CP949 bone exported as `왼손` is found
+//! again by that text.
+//!
 //! **The loose rule** ([`BoneNames::loosely`], [`loose_key`]): the same
 //! text whatever its encoding and case. It binds nothing; it serves where a
 //! person asks for a suggestion (retarget and import maps, the Biped
@@ -19,13 +24,14 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::format::FileString;
-use crate::format::string::decode_text;
+use crate::format::string::{c_str, name_text};
 
 /// Bone names and the first bone holding each, by the client's rule and by
 /// the loose one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BoneNames {
     first: HashMap<Vec<u8>, usize>,
+    text: HashMap<String, usize>,
     loose: HashMap<String, usize>,
 }
 
@@ -35,8 +41,9 @@ impl BoneNames {
     pub fn new<S: AsRef<[u8]>>(names: impl IntoIterator<Item = S>) -> Self {
         let mut index = Self::default();
         for (bone, name) in names.into_iter().enumerate() {
-            let name = c_name(name.as_ref());
+            let name = c_str(name.as_ref());
             index.first.entry(name.to_vec()).or_insert(bone);
+            index.text.entry(bone_name(name).into_owned()).or_insert(bone);
             index.loose.entry(loose_key(name)).or_insert(bone);
         }
         index
@@ -45,7 +52,7 @@ impl BoneNames {
     /// The first bone named `name`, by the client's rule (bytes up to the
     /// first zero, compared exactly).
     pub fn get(&self, name: &[u8]) -> Option<usize> {
-        self.first.get(c_name(name)).copied()
+        self.first.get(c_str(name)).copied()
     }
 
     /// The first bone with the name a file stores (a track's or a mesh's
@@ -54,23 +61,23 @@ impl BoneNames {
         self.get(name.c_str())
     }
 
+    /// The first bone whose name reads as the text `name` (case counts):
+    /// for names that came through text (bone maps, glTF nodes).
+    pub fn by_text(&self, name: &str) -> Option<usize> {
+        self.text.get(name).copied()
+    }
+
     /// The first bone whose name is `name` by the loose rule (any encoding,
     /// any case): for suggestions and reports only, never for binding.
     pub fn loosely(&self, name: &[u8]) -> Option<usize> {
-        self.loose.get(&loose_key(c_name(name))).copied()
+        self.loose.get(&loose_key(c_str(name))).copied()
     }
 }
 
-/// The bytes the client compares: up to the first zero.
-pub fn c_name(bytes: &[u8]) -> &[u8] {
-    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    &bytes[..end]
-}
-
 /// A name as stored bytes (a C string) read as text, for display and for
-/// naming entities: UTF-8 when valid, CP949 otherwise.
+/// naming entities: UTF-8 when valid, CP949 otherwise ([`name_text`]).
 pub fn bone_name(bytes: &[u8]) -> Cow<'_, str> {
-    decode_text(c_name(bytes))
+    name_text(bytes)
 }
 
 /// The loose rule's key: the name as text in lower case, so that one name

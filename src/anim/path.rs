@@ -52,7 +52,7 @@ pub fn root_path(animation: &Animation, root: &[u8], step_ms: f32) -> Option<Roo
     let mut hints = Hints::default();
     let total = animation.total_ms.max(0) as f32;
     let last_key = |track: &Track| track.keys.iter().map(|k| k.time_ms).max().unwrap_or(0);
-    let end = animation.tracks.iter().filter(|t| t.bone.c_str() == root).map(last_key).max()?;
+    let end = animation.tracks.iter().filter(|t| t.bone.is_named(root)).map(last_key).max()?;
     let first = clip.bone_pose(root, f32::NEG_INFINITY, &mut hints)?.position;
     let last = clip.bone_pose(root, end as f32, &mut hints)?.position;
     let step = if step_ms > 0.0 { step_ms } else { 1.0 };

@@ -77,9 +77,15 @@ impl BoneMap {
         self.0.iter().map(|(s, t)| format!("{s} = {t}\n")).collect()
     }
 
-    /// The target for a source name.
+    /// The target for a source name, as text.
     pub fn target(&self, source: &str) -> Option<&str> {
         self.0.iter().find(|(s, _)| s == source).map(|(_, t)| t.as_str())
+    }
+
+    /// The target for a name a file stores (a track's), by the text rule
+    /// of [`super::names`]: its bytes up to the first zero, as text.
+    pub fn target_of(&self, stored: &FileString) -> Option<&str> {
+        self.target(&stored.name_text())
     }
 }
 
@@ -136,7 +142,7 @@ pub fn rename(animation: &Animation, map: &BoneMap) -> (Animation, Vec<String>) 
     let tracks = animation
         .tracks
         .iter()
-        .filter_map(|track| match map.target(&track.bone.to_text()) {
+        .filter_map(|track| match map.target_of(&track.bone) {
             Some(target) => Some(Track { bone: FileString::from(target), ..track.clone() }),
             None => {
                 dropped.push(track.bone.to_text());
@@ -172,7 +178,8 @@ pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig
             .collect();
         tracks.push(Track { bone: FileString::from(target.names[bone].clone()), weight: track.weight, keys });
     }
-    let dropped = animation.tracks.iter().map(|t| t.bone.to_text()).filter(|name| map.target(name).is_none()).collect();
+    let unmapped = animation.tracks.iter().filter(|t| map.target_of(&t.bone).is_none());
+    let dropped = unmapped.map(|t| t.bone.to_text()).collect();
     Retargeted {
         animation: Animation { tracks, ..animation.clone() },
         dropped,

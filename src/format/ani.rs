@@ -353,7 +353,7 @@ impl Animation {
 
     /// The index of the first track whose bone is `name` (as C strings).
     pub fn track_index(&self, name: &[u8]) -> Option<usize> {
-        self.tracks.iter().position(|t| t.bone.c_str() == name)
+        self.tracks.iter().position(|t| t.bone.is_named(name))
     }
 }
 

@@ -126,7 +126,7 @@ impl Skeleton {
     /// The index of the bone named `name`, compared as the client does (as
     /// C strings).
     pub fn bone_index(&self, name: &[u8]) -> Option<usize> {
-        self.bones.iter().position(|b| b.name.c_str() == name)
+        self.bones.iter().position(|b| b.name.is_named(name))
     }
 
     /// Builds the hierarchy the way the client does, from the child lists
@@ -178,7 +178,7 @@ impl Skeleton {
         for (i, bone) in self.bones.iter().enumerate() {
             match parents[i] {
                 _ if !reached[i] => problems.push(HierarchyProblem::Unreachable { bone: i }),
-                Some(p) if bone.parent.c_str() != self.bones[p].name.c_str() => {
+                Some(p) if !bone.parent.is_named(self.bones[p].name.as_bytes()) => {
                     problems.push(HierarchyProblem::ParentMismatch { bone: i, listed_by: p })
                 }
                 None if index.contains_key(bone.parent.c_str()) => {

@@ -53,11 +53,17 @@ impl FileString {
         if self.bytes.is_empty() { self.empty_length } else { self.bytes.len() as i32 }
     }
 
-    /// The bytes the client sees: everything before the first zero byte,
-    /// since it handles names as C strings. Bone names are matched on this.
+    /// The bytes the client sees ([`c_str`]). Bone names are matched on
+    /// this.
     pub fn c_str(&self) -> &[u8] {
-        let end = self.bytes.iter().position(|&b| b == 0).unwrap_or(self.bytes.len());
-        &self.bytes[..end]
+        c_str(&self.bytes)
+    }
+
+    /// Whether this is the name `name` by the client's rule: the bytes up
+    /// to the first zero of each, compared exactly (case and encoding
+    /// included). [`crate::anim::BoneNames`] indexes names by this rule.
+    pub fn is_named(&self, name: &[u8]) -> bool {
+        self.c_str() == c_str(name)
     }
 
     /// Whether a zero byte cuts the string short in the client.
@@ -76,11 +82,24 @@ impl FileString {
         decode_text(&self.bytes).into_owned()
     }
 
-    /// The name the client compares ([`FileString::c_str`]) as text: what a
-    /// bone entity is called, so that Korean names bind too.
+    /// The name the client compares as text ([`name_text`]).
     pub fn name_text(&self) -> Cow<'_, str> {
-        decode_text(self.c_str())
+        name_text(&self.bytes)
     }
+}
+
+/// The bytes the client sees of a stored string: everything before the
+/// first zero byte, since it handles names as C strings.
+pub fn c_str(bytes: &[u8]) -> &[u8] {
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    &bytes[..end]
+}
+
+/// A stored name as text: the bytes the client compares ([`c_str`])
+/// decoded ([`decode_text`]). What a bone entity is called and what bone
+/// maps and glTF nodes spell, so that Korean names bind too.
+pub fn name_text(bytes: &[u8]) -> Cow<'_, str> {
+    decode_text(c_str(bytes))
 }
 
 /// Bytes from a file as text: UTF-8 when valid (ASCII is), otherwise

@@ -160,7 +160,7 @@ fn onto_base(imported: Animation, base: &Animation, version: Option<AniVersion>)
     let mut fresh: Vec<Option<Track>> = imported.tracks.into_iter().map(Some).collect();
     let mut tracks: Vec<Track> = (base.tracks.iter())
         .map(|old| {
-            let new = fresh.iter_mut().find(|t| t.as_ref().is_some_and(|t| t.bone.c_str() == old.bone.c_str()));
+            let new = fresh.iter_mut().find(|t| t.as_ref().is_some_and(|t| t.bone.is_named(old.bone.as_bytes())));
             match new.and_then(Option::take) {
                 Some(new) => Track { weight: old.weight, ..new },
                 None => old.clone(),

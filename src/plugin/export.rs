@@ -11,7 +11,8 @@ use bevy::transform::components::Transform;
 use serde::{Deserialize, Serialize};
 
 use crate::anim::bone_tracks::bone_tracks;
-use crate::anim::names::{bone_name, c_name};
+use crate::anim::names::bone_name;
+use crate::format::string::c_str;
 use crate::anim::{Rig, keyframes_in_seconds};
 use crate::format::ani::event_order;
 use crate::format::{Animation, Event, EventKind};
@@ -42,7 +43,7 @@ pub struct AniClipEvent {
 /// this plugin do). Other bytes (CP949) get an id of their own bytes, so a
 /// CP949 track never targets the bone of the same text in UTF-8.
 pub fn bone_target(name: &[u8]) -> AnimationTargetId {
-    let name = c_name(name);
+    let name = c_str(name);
     match std::str::from_utf8(name) {
         Ok(text) => AnimationTargetId::from_name(&Name::new(text.to_owned())),
         Err(_) => {
@@ -84,7 +85,7 @@ impl TargetIds {
             paths[bone] = path;
         }
         let ids = (rig.names.iter().zip(&paths))
-            .map(|(name, path)| (c_name(name).to_vec(), AnimationTargetId::from_names(path.iter())));
+            .map(|(name, path)| (c_str(name).to_vec(), AnimationTargetId::from_names(path.iter())));
         Self::Paths(ids.collect())
     }
 
@@ -92,7 +93,7 @@ impl TargetIds {
     /// path is not known.
     pub fn of(&self, name: &[u8]) -> AnimationTargetId {
         match self {
-            Self::Paths(paths) => paths.get(c_name(name)).copied().unwrap_or_else(|| bone_target(name)),
+            Self::Paths(paths) => paths.get(c_str(name)).copied().unwrap_or_else(|| bone_target(name)),
             Self::Names => bone_target(name),
         }
     }

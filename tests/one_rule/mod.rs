@@ -272,3 +272,43 @@ fn names_spelt_in_cp949_or_utf8_get_one_answer_from_every_layer() {
         assert_eq!(rule.as_deref(), Some("loose-bone"), "the lint names the bone it meant");
     }
 }
+
+/// `asked` as a name to look up: as drawn, or `stored` with other bytes
+/// after a zero (which the client never sees).
+fn asked_name(stored: &[u8], asked: Vec<u8>, cut: bool) -> Vec<u8> {
+    match cut {
+        true => [bevy_io3d::format::string::c_str(stored), b"\0junk"].concat(),
+        false => asked,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// One name rule: a file's track, a skeleton's bone, a stored name
+    /// asked directly and `BoneNames` answer alike, and a bone map (names
+    /// as text) finds what `BoneNames`' text rule finds, whatever the
+    /// bytes (a zero inside, CP949, any case). The places that compared
+    /// bytes up to a zero with a whole name, or a whole name as text,
+    /// once answered otherwise.
+    #[test]
+    fn every_name_lookup_follows_the_one_rule(stored in any_name(), asked in any_name(), cut in any::<bool>()) {
+        use bevy_io3d::anim::{BoneMap, BoneNames, names::bone_name};
+        let asked = asked_name(&stored, asked, cut);
+        let names = BoneNames::new([&stored]);
+        let rule = names.get(&asked).is_some();
+        let file = FileString::from(stored.clone());
+        prop_assert_eq!(file.is_named(&asked), rule);
+        let mut animation = Animation::new(AniVersion::V4002, 100);
+        animation.tracks.push(Track { bone: file.clone(), weight: 1.0, keys: vec![Key::new(0, Vec3::ZERO, Quat::IDENTITY)] });
+        prop_assert_eq!(animation.track(&asked).is_some(), rule);
+        let skeleton = with_hand_named(&file);
+        let every = BoneNames::new(skeleton.bones.iter().map(|b| b.name.as_bytes()));
+        prop_assert_eq!(skeleton.bone_index(&asked), every.get(&asked));
+        let text = bone_name(&asked).into_owned();
+        let map = BoneMap(vec![(text.clone(), "Hips".into())]);
+        let by_text = names.by_text(&text).is_some();
+        prop_assert_eq!(map.target_of(&file).is_some(), by_text);
+        prop_assert_eq!(rename(&animation, &map).0.tracks.len() == 1, by_text);
+    }
+}

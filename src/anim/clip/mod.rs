@@ -212,7 +212,7 @@ impl Clip {
     /// one rule for two tracks of a bone, shared by posing and the root
     /// path.
     pub fn bone_pose(&self, name: &[u8], t: f32, hints: &mut Hints) -> Option<BonePose> {
-        self.blended(|track| self.tracks[track].bone.c_str() == name, t, Some(hints))
+        self.blended(|track| self.tracks[track].bone.is_named(name), t, Some(hints))
     }
 
     /// The pose of the tracks (by index) `is_bone` picks at `t` ms, blended

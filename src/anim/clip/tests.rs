@@ -239,7 +239,7 @@ proptest! {
                 let mut reference = PoseBlend::default();
                 reference.reset(&[BonePose::IDENTITY]);
                 for (track, pose) in file.tracks.iter().zip(&plain) {
-                    if let Some(pose) = pose.filter(|_| track.bone.c_str() == name) {
+                    if let Some(pose) = pose.filter(|_| track.bone.is_named(name)) {
                         reference.add(0, track.weight, pose);
                     }
                 }

@@ -28,7 +28,7 @@ mod tests;
 
 use std::path::{Path, PathBuf};
 
-use crate::anim::{BoneMap, suggest_map};
+use crate::anim::{BoneMap, BoneNames, suggest_map};
 use crate::format::material::template;
 use crate::format::{FileString, ModelConfig, Skeleton};
 
@@ -220,6 +220,9 @@ fn static_model(
 /// joint node the bone it names.
 struct Bones {
     skeleton: Skeleton,
+    /// The skeleton's bone names, found by text (as maps and nodes name
+    /// them).
+    names: BoneNames,
     /// The file name the config gives a skeleton that was given.
     given: Option<String>,
     /// Node name to bone name.
@@ -251,7 +254,8 @@ impl Bones {
             // Made from the armature: every joint is its own bone.
             (None, None) => BoneMap(bones.iter().map(|b| (b.clone(), b.clone())).collect()),
         };
-        let mut bones = Self { skeleton, given, map, moved: Vec::new() };
+        let names = BoneNames::new(skeleton.bones.iter().map(|b| b.name.as_bytes()));
+        let mut bones = Self { skeleton, names, given, map, moved: Vec::new() };
         bones.moved = bones.report_moved(file, nodes);
         Ok(bones)
     }
@@ -280,14 +284,14 @@ impl Bones {
     /// compares bytes).
     fn stored(&self, joint: usize, nodes: &SourceNodes) -> FileString {
         let name = self.of(joint, nodes);
-        let bone = self.skeleton.bones.iter().find(|b| b.name.name_text() == name);
+        let bone = self.names.by_text(&name).map(|i| &self.skeleton.bones[i]);
         bone.map_or_else(FileString::default, |b| b.name.clone())
     }
 
     /// The bone joint node `joint` weights: its own through the map, else
     /// its nearest ancestor's that maps, else the skeleton's first bone.
     fn of(&self, joint: usize, nodes: &SourceNodes) -> String {
-        let has = |name: &str| self.skeleton.bones.iter().any(|b| b.name.name_text() == name);
+        let has = |name: &str| self.names.by_text(name).is_some();
         let mapped = |node: usize| self.map.target(&nodes.names[node]).filter(|b| has(b)).map(str::to_owned);
         nodes.chain(joint).find_map(mapped).unwrap_or_else(|| {
             self.skeleton.bones.first().map_or_else(String::new, |b| b.name.name_text().into_owned())

@@ -148,7 +148,7 @@ pub fn is_weapon(mesh: &msh::Mesh) -> bool {
         let palette = w.palette();
         !palette.is_empty()
             && palette.iter().all(|name| {
-                let name = String::from_utf8_lossy(name.c_str()).to_ascii_lowercase();
+                let name = crate::anim::names::loose_key(name.as_bytes());
                 name.ends_with("hand") || name.ends_with("forearm")
             })
     })

@@ -84,7 +84,7 @@ fn track_details(ui: &mut egui::Ui, animation: &Animation, clip: Option<&Clip>, 
         row("track", index.to_string());
         row("keys", track.keys.len().to_string());
         row("weight", track.weight.to_string());
-        let tracks = animation.tracks.iter().filter(|t| t.bone.c_str() == name).count();
+        let tracks = animation.tracks.iter().filter(|t| t.bone.is_named(name)).count();
         if tracks > 1 {
             row("tracks of this bone", format!("{tracks}, blended by weight"));
         }

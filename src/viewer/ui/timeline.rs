@@ -78,7 +78,7 @@ pub fn neighbour_key(keys: &[i32], now: f32, direction: i8) -> Option<i32> {
 /// Sorted distinct key times of the tracks of `bone` (a C-string name), or
 /// of every track.
 pub fn key_times(animation: &Animation, bone: Option<&[u8]>) -> Vec<i32> {
-    let tracks = animation.tracks.iter().filter(|t| bone.is_none_or(|b| t.bone.c_str() == b));
+    let tracks = animation.tracks.iter().filter(|t| bone.is_none_or(|b| t.bone.is_named(b)));
     let mut times: Vec<i32> = tracks.flat_map(|t| t.keys.iter().map(|k| k.time_ms)).collect();
     times.sort_unstable();
     times.dedup();
