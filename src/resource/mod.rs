@@ -27,6 +27,13 @@ pub use folder::ResourceFolder;
 pub use root::{Lookup, kind_of_folder, lookup, resource_root};
 pub use source::{Disk, EntryKind, FileIndex, FileSource};
 
+/// The usual name of a resource folder's root (the client's own).
+pub const ROOT: &str = "resource";
+
+/// The folders under `model/` for the configs of characters (skinned, on
+/// a skeleton) and of static models.
+pub const MODEL_FOLDERS: [&str; 2] = ["animodel", "staticmodel"];
+
 /// The kinds of file a resource folder holds, each in its own folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ResourceKind {
@@ -60,6 +67,18 @@ impl ResourceKind {
             Self::Texture => "texture",
         }
     }
+
+    /// Where a file of this kind named `name` goes in a resource folder
+    /// laid out as the client reads one: `resource/<folder>/<name>`.
+    pub fn path(self, name: &str) -> PathBuf {
+        [ROOT, self.folder(), name].iter().collect()
+    }
+}
+
+/// Where a model config named `name` goes: under `model/animodel` for a
+/// character (skinned), `model/staticmodel` otherwise.
+pub fn config_path(skinned: bool, name: &str) -> PathBuf {
+    ResourceKind::Model.path(MODEL_FOLDERS[usize::from(!skinned)]).join(name)
 }
 
 /// What a `.txt` file is: a model config or a material script, by the
@@ -116,6 +135,23 @@ pub fn strip_extension<'a>(name: &'a str, extension: &str) -> &'a str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The layout a model import writes ([`ResourceKind::path`],
+    /// [`config_path`]) is the one the lookup reads: each file in its
+    /// kind's folder under one root, which a config there resolves into.
+    #[test]
+    fn the_layout_written_is_the_layout_read() {
+        let config = config_path(true, "hero.txt");
+        assert_eq!(text_kind(&config, b""), Some(ResourceKind::Model));
+        assert_eq!(text_kind(&config_path(false, "stage.txt"), b""), Some(ResourceKind::Model));
+        let root = resource_root(&config, Some(ResourceKind::Model)).unwrap();
+        for kind in ResourceKind::ALL {
+            let path = kind.path("file.bin");
+            assert_eq!(path.parent().and_then(Path::file_name).and_then(kind_of_folder), Some(kind));
+            assert_eq!(resource_root(&path, Some(kind)), Some(root), "{}", path.display());
+            assert_eq!(lookup(&config, ResourceKind::Model, kind, "file.bin").path(), path, "{kind:?}");
+        }
+    }
 
     #[test]
     fn text_files_are_told_apart_by_folder_then_text() {

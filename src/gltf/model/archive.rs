@@ -47,10 +47,13 @@ mod tests {
     use std::path::PathBuf;
 
     fn files() -> Files {
-        [("resource/mesh/box.msh", b"MSH\0".repeat(100)), ("resource/model/staticmodel/box.txt", b"#MODEL_CFG".to_vec())]
-            .into_iter()
-            .map(|(path, bytes)| (PathBuf::from(path), bytes))
-            .collect()
+        [
+            ("resource/mesh/box.msh", b"MSH\0".repeat(100)),
+            ("resource/model/staticmodel/box.txt", b"#MODEL_CFG".to_vec()),
+        ]
+        .into_iter()
+        .map(|(path, bytes)| (PathBuf::from(path), bytes))
+        .collect()
     }
 
     #[test]

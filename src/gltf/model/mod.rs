@@ -26,11 +26,12 @@ mod names;
 #[cfg(test)]
 mod tests;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::anim::{BoneMap, BoneNames, suggest_map};
 use crate::format::material::template;
 use crate::format::{FileString, ModelConfig, Skeleton};
+use crate::resource::{ResourceKind, config_path};
 
 pub use folder::Files;
 pub use mesh::MAX_WEIGHTS;
@@ -108,15 +109,15 @@ pub fn import_model(file: &GltfDocument, options: &ModelOptions) -> Result<Impor
         let script = script(file, node, mesh.is_skinned(), &mut textures)?;
         all_positions.extend_from_slice(&mesh.positions);
         let bytes = mesh.to_bytes().map_err(|e| GltfError::Write(format!("mesh '{stem}': {e}")))?;
-        out.files.insert(resource(&["mesh", &format!("{stem}.msh")]), bytes);
-        out.files.insert(resource(&["material", &format!("{stem}.txt")]), script);
+        out.files.insert(ResourceKind::Mesh.path(&format!("{stem}.msh")), bytes);
+        out.files.insert(ResourceKind::Material.path(&format!("{stem}.txt")), script);
         config.meshes.push(stem);
     }
     if let Some(bones) = &bones {
         out.warnings.extend(bones.moved.iter().cloned());
     }
     for (texture, bytes) in textures.files {
-        out.files.insert(resource(&["texture", &texture]), bytes);
+        out.files.insert(ResourceKind::Texture.path(&texture), bytes);
     }
     out.warnings.extend(textures.warnings);
     match bones {
@@ -131,14 +132,8 @@ pub fn import_model(file: &GltfDocument, options: &ModelOptions) -> Result<Impor
         }
         None => static_model(&scene, &name, &collision_nodes, &all_positions, &mut config, &mut out)?,
     }
-    let folder = if skinned { "animodel" } else { "staticmodel" };
-    out.files.insert(resource(&["model", folder, &format!("{name}.txt")]), config.to_text().into_bytes());
+    out.files.insert(config_path(skinned, &format!("{name}.txt")), config.to_text().into_bytes());
     Ok(out)
-}
-
-/// `resource/<parts...>`.
-fn resource(parts: &[&str]) -> PathBuf {
-    std::iter::once("resource").chain(parts.iter().copied()).collect()
 }
 
 /// A mesh node's material script: one material a primitive, each from the
@@ -176,7 +171,7 @@ fn animated(
     // game's own file, it is the same bytes and left alone).
     let skeleton_file = bones.given.clone().unwrap_or_else(|| format!("{name}.skl"));
     let bytes = bones.skeleton.to_bytes().map_err(|e| GltfError::Write(format!("{skeleton_file}: {e}")))?;
-    out.files.insert(resource(&["skeleton", &skeleton_file]), bytes);
+    out.files.insert(ResourceKind::Skeleton.path(&skeleton_file), bytes);
     config.skeleton = Some(skeleton_file);
     let mut taken = Vec::new();
     for (index, animation) in file.animation_labels().into_iter().enumerate() {
@@ -186,7 +181,7 @@ fn animated(
         let stem = unused(&name_stem(&animation), &taken);
         let file_name = format!("{stem}.ani");
         let bytes = imported.animation.to_bytes().map_err(|e| GltfError::Write(format!("{file_name}: {e}")))?;
-        out.files.insert(resource(&["animation", &file_name]), bytes);
+        out.files.insert(ResourceKind::Animation.path(&file_name), bytes);
         config.animations.push(file_name);
         taken.push(stem);
     }
@@ -210,7 +205,7 @@ fn static_model(
         let collision = collision::collision(scene, collision_nodes)?;
         let file_name = format!("{name}.cms");
         let bytes = collision.to_bytes().map_err(|e| GltfError::Write(format!("{file_name}: {e}")))?;
-        out.files.insert(resource(&["mesh", &file_name]), bytes);
+        out.files.insert(ResourceKind::Mesh.path(&file_name), bytes);
         config.collision_mesh = Some(file_name);
     }
     Ok(())

@@ -30,7 +30,7 @@ fn round_trip(skeleton: Option<(String, Skeleton)>) -> (Vec<MeshFiles>, Imported
 }
 
 fn mesh(model: &ImportedModel, name: &str) -> Mesh {
-    Mesh::from_bytes(&model.files[&resource(&["mesh", &format!("{name}.msh")])]).unwrap()
+    Mesh::from_bytes(&model.files[&ResourceKind::Mesh.path(&format!("{name}.msh"))]).unwrap()
 }
 
 /// Each vertex's influences as (bone name, weight), strongest first.
@@ -73,19 +73,20 @@ fn assert_same_mesh(original: &Mesh, back: &Mesh, name: &str) {
 #[test]
 fn the_bundled_character_comes_back_with_the_same_vertices_faces_weights_and_looks() {
     let (meshes, model) = round_trip(None);
-    let config = ModelConfig::parse(&model.files[&resource(&["model", "animodel", "biped.txt"])]).unwrap();
+    let config = ModelConfig::parse(&model.files[&config_path(true, "biped.txt")]).unwrap();
     assert_eq!(config.meshes, ["biped_body", "biped_sword"]);
     assert_eq!(config.skeleton.as_deref(), Some("biped.skl"));
     // The clip comes back onto the skeleton made of the armature.
     assert_eq!(config.animations, ["biped_walk_4002.ani"]);
     let walk = Animation::from_bytes(&std::fs::read(assets().join("animation/biped_walk_4002.ani")).unwrap()).unwrap();
-    let back = Animation::from_bytes(&model.files[&resource(&["animation", "biped_walk_4002.ani"])]).unwrap();
+    let back = Animation::from_bytes(&model.files[&ResourceKind::Animation.path("biped_walk_4002.ani")]).unwrap();
     assert_eq!((back.key_count(), back.total_ms, &back.events), (walk.key_count(), walk.total_ms, &walk.events));
     for original in &meshes {
         let back = mesh(&model, &original.name);
         assert_same_mesh(&original.mesh, &back, &original.name);
         let script =
-            MaterialScript::parse(&model.files[&resource(&["material", &format!("{}.txt", original.name)])]).unwrap();
+            MaterialScript::parse(&model.files[&ResourceKind::Material.path(&format!("{}.txt", original.name))])
+                .unwrap();
         let want: Vec<Surface> = original.script.as_ref().unwrap().materials.iter().map(Surface::of).collect();
         let got: Vec<Surface> = script.materials.iter().map(Surface::of).collect();
         assert_eq!(got.len(), want.len(), "{}: a material a submesh", original.name);
@@ -96,14 +97,14 @@ fn the_bundled_character_comes_back_with_the_same_vertices_faces_weights_and_loo
             assert_eq!(got.outline.is_some(), want.outline.is_some(), "{}: the outline pass", original.name);
         }
     }
-    assert!(model.files.contains_key(&resource(&["texture", "biped.dds"])));
+    assert!(model.files.contains_key(&ResourceKind::Texture.path("biped.dds")));
 }
 
 #[test]
 fn on_a_given_skeleton_the_config_names_it_and_the_folder_holds_its_bytes() {
     let bytes = std::fs::read(assets().join("skeleton/biped.skl")).unwrap();
     let (meshes, model) = round_trip(Some(("biped.skl".into(), Skeleton::from_bytes(&bytes).unwrap())));
-    assert_eq!(model.files[&resource(&["skeleton", "biped.skl"])], bytes, "the game's file, byte for byte");
+    assert_eq!(model.files[&ResourceKind::Skeleton.path("biped.skl")], bytes, "the game's file, byte for byte");
     for original in &meshes {
         assert_same_mesh(&original.mesh, &mesh(&model, &original.name), &original.name);
     }
@@ -125,9 +126,9 @@ fn animations_sharing_a_name_each_import() {
     assert_eq!(file.animation_labels(), ["mixamo.com #0", "mixamo.com #1"]);
     let options = ModelOptions { name: "fighter".into(), skeleton: None, map: None, scale: 0.01 };
     let model = import_model(&file, &options).unwrap();
-    let config = ModelConfig::parse(&model.files[&resource(&["model", "animodel", "fighter.txt"])]).unwrap();
+    let config = ModelConfig::parse(&model.files[&config_path(true, "fighter.txt")]).unwrap();
     let totals: Vec<i32> = (config.animations.iter())
-        .map(|name| Animation::from_bytes(&model.files[&resource(&["animation", name])]).unwrap().total_ms)
+        .map(|name| Animation::from_bytes(&model.files[&ResourceKind::Animation.path(name)]).unwrap().total_ms)
         .collect();
     assert_eq!(totals, [walk.total_ms, attack.total_ms], "{:?}", config.animations);
 }
@@ -146,7 +147,7 @@ fn the_bundled_static_model_and_its_collision_come_back() {
     let file = GltfDocument::from_slice(&glb, None).unwrap();
     let options = ModelOptions { name: "stage".into(), skeleton: None, map: None, scale: 0.01 };
     let model = import_model(&file, &options).unwrap();
-    let config = ModelConfig::parse(&model.files[&resource(&["model", "staticmodel", "stage.txt"])]).unwrap();
+    let config = ModelConfig::parse(&model.files[&config_path(false, "stage.txt")]).unwrap();
     assert_eq!(
         (config.meshes.as_slice(), config.collision_mesh.as_deref()),
         (["stage".to_owned()].as_slice(), Some("stage.cms"))
@@ -157,7 +158,7 @@ fn the_bundled_static_model_and_its_collision_come_back() {
     let bounds = crate::format::msh::Bounds::of(&back.positions);
     assert_eq!(config.aabox, Some([bounds.min.to_array(), bounds.max.to_array()]));
     assert_eq!(config.sphere.map(|s| s.1), Some(bounds.radius));
-    let back = Collision::from_bytes(&model.files[&resource(&["mesh", "stage.cms"])]).unwrap();
+    let back = Collision::from_bytes(&model.files[&ResourceKind::Mesh.path("stage.cms")]).unwrap();
     assert_eq!(back.indices, collision.indices, "the same triangles, wound alike");
     assert!(far(&back.positions, &collision.positions) < 0.001);
     assert_eq!(back.positions.len(), collision.positions.len());
@@ -306,7 +307,7 @@ fn a_skin_bound_away_from_rest_is_drawn_by_the_client_where_gltf_draws_it() {
     let options = ModelOptions { name: "thing".into(), skeleton: None, map: None, scale: 0.01 };
     let model = import_model(&file, &options).unwrap();
     let mesh = mesh(&model, "thing");
-    let skeleton = Skeleton::from_bytes(&model.files[&resource(&["skeleton", "thing.skl"])]).unwrap();
+    let skeleton = Skeleton::from_bytes(&model.files[&ResourceKind::Skeleton.path("thing.skl")]).unwrap();
     let drawn: Vec<Vec3> =
         positions.chunks(3).map(|p| mirror_x_position(Vec3::new(p[0] + 0.1, p[1], p[2])) / 0.01).collect();
     assert!(far(&mesh.positions, &drawn) < 1e-3, "{:?} against {drawn:?}", mesh.positions);

@@ -68,7 +68,8 @@ impl Workspace {
         root: &Path,
         stores: &mut Stores,
     ) {
-        let Some(config) = files.keys().find(|path| path.starts_with("resource/model")) else { return };
+        let models = crate::resource::ResourceKind::Model.path("");
+        let Some(config) = files.keys().find(|path| path.starts_with(&models)) else { return };
         self.open_config(&root.join(config), stores);
         let skeleton = self.given_skeleton().cloned();
         let mut lines: Vec<String> = warnings.into_iter().map(|w| format!("{}: {w}", source.display())).collect();
