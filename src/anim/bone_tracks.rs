@@ -16,8 +16,8 @@ use std::borrow::Cow;
 use crate::format::{Animation, FileString, Key};
 
 use super::clip::Clip;
-use crate::format::string::c_str;
 use super::sample::poses;
+use crate::format::string::c_str;
 
 /// The one track of a bone.
 #[derive(Debug, Clone, PartialEq)]

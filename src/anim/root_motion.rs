@@ -4,12 +4,14 @@
 //! Each playing clip reports its own step of its root track (across a
 //! loop's wrap adding the clip's whole travel, so that the steps add up to
 //! the distance walked however the frames fall); the steps are mixed by
-//! the clips' weights. The blended root position cannot give this: it
-//! jumps back at every wrap.
+//! the clips' weights as the pose mixes the clips. The blended root
+//! position cannot give this: it jumps back at every wrap.
 
 use glam::Vec3;
 
-use super::math::yaw_between;
+use super::bone_blend::{BoneBlend, Mix};
+use super::math::{lerp, lerp_f32, yaw_between};
+use super::mixer::Kind;
 use super::{BonePose, Step};
 
 /// One clip's part in a frame's root motion.
@@ -17,6 +19,9 @@ use super::{BonePose, Step};
 pub struct ClipRootStep {
     /// The step its clock made this frame.
     pub step: Step,
+    /// Whether it plays as an action or a loop: the pose blends the two
+    /// groups apart, actions first.
+    pub kind: Kind,
     /// Its weight in the blend.
     pub weight: f32,
     /// The root's pose at the step's start and end.
@@ -50,17 +55,29 @@ pub struct RootStep {
     pub yaw: f32,
 }
 
-/// The frame's motion: each clip's step mixed by the clips' weights
-/// (nothing where no clip weighs anything).
-pub fn mixed(steps: impl IntoIterator<Item = ClipRootStep>) -> RootStep {
-    let (mut sum, mut weight) = (RootStep::default(), 0.0);
-    for step in steps {
-        let travel = step.travel();
-        sum.delta += travel.delta * step.weight;
-        sum.yaw += travel.yaw * step.weight;
-        weight += step.weight;
+impl Mix for RootStep {
+    fn mix(self, other: Self, s: f32) -> Self {
+        Self { delta: lerp(self.delta, other.delta, s), yaw: lerp_f32(self.yaw, other.yaw, s) }
     }
-    if weight > 0.0 { RootStep { delta: sum.delta / weight, yaw: sum.yaw / weight } } else { RootStep::default() }
+}
+
+/// The frame's motion: each clip's step mixed by the clips' weights by
+/// the pose's rule (a running weighted mean of the actions, then of the
+/// loops, each group left out where it weighs nothing), so that the root
+/// moves as far as its blended pose does; nothing where nothing weighs.
+/// `steps` come in the mixer's order, actions first.
+pub fn mixed(steps: impl IntoIterator<Item = ClipRootStep>) -> RootStep {
+    let mut blend = BoneBlend::new(RootStep::default());
+    let mut group = None;
+    for step in steps {
+        if group.is_some_and(|kind| kind != step.kind) {
+            blend.lock();
+        }
+        group = Some(step.kind);
+        blend.add(step.weight, step.travel());
+    }
+    blend.lock();
+    blend.posed().unwrap_or_default()
 }
 
 /// How far `to` is from `from` over the ground (X and Z).
@@ -92,7 +109,7 @@ mod tests {
 
     fn part(step: Step, weight: f32) -> ClipRootStep {
         let (before, now) = (walk_at(step.from_ms), walk_at(step.to_ms));
-        ClipRootStep { step, weight, before, now, first: walk_at(0.0), last: walk_at(1000.0) }
+        ClipRootStep { step, kind: Kind::Loop, weight, before, now, first: walk_at(0.0), last: walk_at(1000.0) }
     }
 
     #[test]

@@ -20,6 +20,16 @@ impl BonePose {
     /// No rotation, at the origin.
     pub const IDENTITY: Self = Self { position: Vec3::ZERO, rotation: Quat::IDENTITY };
 
+    /// The client's one way between two poses, for keys and for blends
+    /// alike: positions by [`math::lerp`], rotations by its
+    /// [`math::slerp`], `s` from 0 (`self`) to 1 (`other`).
+    pub fn mix(self, other: Self, s: f32) -> Self {
+        Self {
+            position: math::lerp(self.position, other.position, s),
+            rotation: math::slerp(self.rotation, other.rotation, s),
+        }
+    }
+
     /// This pose placed under `parent` as `ioNode::UpdateFromParent` does:
     /// rotations by [`math::mul`] (not renormalised), the local position
     /// turned by [`math::rotate`] and the parent's position added (the files
@@ -55,11 +65,9 @@ pub fn sample_keys(keys: &[Key], t: f32) -> Option<BonePose> {
 }
 
 /// The pose at `t` between two keys `(time, pose)` with `t0 <= t < t1`:
-/// `s = (t - t0) / (t1 - t0)`, positions by [`math::lerp`], rotations by
-/// the client's [`math::slerp`].
+/// `s = (t - t0) / (t1 - t0)`, mixed by [`BonePose::mix`].
 pub fn between((t0, a): (f32, BonePose), (t1, b): (f32, BonePose), t: f32) -> BonePose {
-    let s = (t - t0) / (t1 - t0);
-    BonePose { position: math::lerp(a.position, b.position, s), rotation: math::slerp(a.rotation, b.rotation, s) }
+    a.mix(b, (t - t0) / (t1 - t0))
 }
 
 /// A track's pose at `t` ms, or `None` where the client leaves the bone at

@@ -11,7 +11,7 @@ use bevy::ecs::change_detection::Tick;
 use bevy::ecs::entity::Entity;
 use bevy::math::Vec3;
 
-use crate::anim::mixer::Kind;
+use crate::anim::mixer::{Kind, State};
 use crate::anim::root_motion::{self, ClipRootStep};
 use crate::anim::{BonePose, PoseBlend};
 
@@ -137,12 +137,13 @@ fn root_motion(
         return None;
     }
     let steps = player.steps.iter().filter_map(|(id, step)| {
-        let instance = player.mixer.instance(*id)?;
+        // Waiting clips are not in the pose, nor in its motion.
+        let instance = player.mixer.instance(*id).filter(|i| i.state() != State::Wait)?;
         let clip = clips.get(instance.clip)?;
         let at = |t: f64| root_at(clip, binding, instance.clip, root, t as f32);
         let (first, last) = ends(instance.clip)?;
         let (before, now) = (at(step.from_ms)?, at(step.to_ms)?);
-        Some(ClipRootStep { step: *step, weight: instance.weight(), before, now, first, last })
+        Some(ClipRootStep { step: *step, kind: instance.kind(), weight: instance.weight(), before, now, first, last })
     });
     let moved = root_motion::mixed(steps);
     let distance = start.map_or(0.0, |start| root_motion::ground_distance(start, position));

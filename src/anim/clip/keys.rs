@@ -194,13 +194,7 @@ fn push_all<'a, R: Stored>(
 fn pose<R: Stored>(keys: &[StoredKey<R>], read: Read) -> BonePose {
     match read {
         Read::Hold(key) => keys[key].pose(),
-        Read::Blend(a, b, s) => {
-            let (a, b) = (keys[a].pose(), keys[b].pose());
-            BonePose {
-                position: math::lerp(a.position, b.position, s),
-                rotation: math::slerp(a.rotation, b.rotation, s),
-            }
-        }
+        Read::Blend(a, b, s) => keys[a].pose().mix(keys[b].pose(), s),
     }
 }
 
