@@ -1939,7 +1939,8 @@ fn a_clip_that_stops_lets_its_bones_go_back_to_rest() {
     std::fs::write(dir.path().join("hips.ani"), hips_only.to_bytes().unwrap()).unwrap();
     let mut app = app(dir.path());
     let server = app.world().resource::<AssetServer>().clone();
-    let (walk, hips): (Handle<AniClip>, Handle<AniClip>) = (server.load("biped_walk_4000.ani"), server.load("hips.ani"));
+    let (walk, hips): (Handle<AniClip>, Handle<AniClip>) =
+        (server.load("biped_walk_4000.ani"), server.load("hips.ani"));
     let mut player = AniPlayer::default();
     player.play_loop(walk.clone(), Loop::default());
     player.play_loop(hips.clone(), Loop::default());

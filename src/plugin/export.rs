@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::anim::bone_tracks::bone_tracks;
 use crate::anim::names::bone_name;
-use crate::format::string::c_str;
 use crate::anim::{Rig, keyframes_in_seconds};
 use crate::format::ani::event_order;
+use crate::format::string::c_str;
 use crate::format::{Animation, Event, EventKind};
 
 use super::axes::Axes;

@@ -414,7 +414,8 @@ mod tests {
         let status = save_imported(&fresh, &zip);
         let model = fresh.imported.as_ref().unwrap().1.clone();
         assert_eq!(status, format!("saved {} files of the game's to {}", model.files.len(), zip.display()));
-        let options = ModelOptions { name: "biped".into(), skeleton: None, map: None, scale: ExportOptions::default().scale };
+        let options =
+            ModelOptions { name: "biped".into(), skeleton: None, map: None, scale: ExportOptions::default().scale };
         let again = import_model(&GltfDocument::open(&glb).unwrap(), &options).unwrap();
         assert_eq!(std::fs::read(&zip).unwrap(), again.zip().unwrap(), "what io3d import --model writes");
     }
