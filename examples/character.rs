@@ -50,7 +50,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
         .spawn((Io3dCharacter::new(assets.load("resource/model/animodel/biped.txt")), walk, ToonShaded::default()))
         .observe(|event: On<AniEventFired>| {
             // A game plays `event.sub_info` for a `motion_sound`, and so on.
-            println!("{:>7.1} ms  {:?}  {}", event.time_ms, event.event_kind, event.sub_info);
+            println!("{:>7.1} ms  {:?}  {}", event.time_ms, event.kind, event.sub_info);
         })
         .id();
     commands.insert_resource(Hero { entity, sword: assets.load("resource/mesh/biped_sword.msh") });

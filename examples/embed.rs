@@ -32,7 +32,7 @@ fn spawn_walker(mut commands: Commands, assets: Res<AssetServer>) {
         .spawn((SklRig::new(assets.load("biped.skl")), AniPlayer::new(assets.load("biped_walk_4002.ani"))))
         .observe(|event: On<AniEventFired>| {
             // A game would play `event.sub_info` here.
-            println!("{:>7.1} ms  {}  {}", event.time_ms, event.kind, event.sub_info);
+            println!("{:>7.1} ms  {}  {}", event.time_ms, event.name, event.sub_info);
         });
 }
 

@@ -380,8 +380,11 @@ fn events_fire_once_per_pass_across_wraps_and_in_reverse_but_not_on_seek() {
     for _ in 0..250 {
         app.update();
     }
-    let times: Vec<f32> = fired(&mut app).iter().map(|e| e.time_ms).collect();
+    let forward = fired(&mut app);
+    let times: Vec<f32> = forward.iter().map(|e| e.time_ms).collect();
     assert_eq!(times, [250.0, 750.0, 250.0, 750.0, 250.0]);
+    // Each firing shares the clip's event: its text was not copied.
+    assert!(std::ptr::eq(&*forward[0].sub_info, &*forward[2].sub_info), "one event, read once");
     seek(&mut app, rig, 760.0);
     assert!(fired(&mut app).is_empty(), "a seek fires nothing");
     app.world_mut().get_mut::<AniPlayer>(rig).unwrap().speed = -1.0;
@@ -391,7 +394,8 @@ fn events_fire_once_per_pass_across_wraps_and_in_reverse_but_not_on_seek() {
     let events = fired(&mut app);
     let times: Vec<f32> = events.iter().map(|e| e.time_ms).collect();
     assert_eq!(times, [750.0, 250.0], "backwards, in the order passed");
-    assert_eq!((events[0].kind.as_str(), events[0].sub_info.as_str()), ("motion_sound", "sound/step_right.wav"));
+    assert_eq!((&*events[0].name, &*events[0].sub_info), ("motion_sound", "sound/step_right.wav"));
+    assert_eq!(events[0].kind, bevy_io3d::format::EventKind::MotionSound);
     assert_eq!(events[0].entity, rig);
 }
 
@@ -1082,8 +1086,7 @@ fn an_ant_sidecar_replaces_the_files_events() {
         app.update();
     }
     let fired = std::mem::take(&mut app.world_mut().resource_mut::<Fired>().0);
-    let seen: Vec<(f32, &str, EventKind)> =
-        fired.iter().map(|e| (e.time_ms, e.sub_info.as_str(), e.event_kind)).collect();
+    let seen: Vec<(f32, &str, EventKind)> = fired.iter().map(|e| (e.time_ms, &*e.sub_info, e.kind)).collect();
     assert_eq!(seen, [(100.0, "swing.wav", EventKind::AutoSound)], "the footsteps of the .ani are replaced");
 }
 

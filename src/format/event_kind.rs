@@ -111,6 +111,26 @@ impl EventKind {
     }
 }
 
+/// What the sub info of a `show_mesh` or `hide_mesh` event says, as the
+/// client reads it: the mesh (its first word) and whether `restore`
+/// follows (a mesh hidden so shows again when its clip ends or is cleared).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MeshSwitch {
+    /// The mesh's name as written (with or without `.msh`).
+    pub mesh: String,
+    /// Whether the word `restore` (any case) follows.
+    pub restore: bool,
+}
+
+impl MeshSwitch {
+    /// The switch a sub info names; `None` for one with no word.
+    pub fn read(sub_info: &str) -> Option<Self> {
+        let mut words = sub_info.split_whitespace();
+        let mesh = words.next()?.to_owned();
+        Some(Self { mesh, restore: words.any(|w| w.eq_ignore_ascii_case("restore")) })
+    }
+}
+
 impl fmt::Display for EventKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name().unwrap_or("other"))
@@ -131,5 +151,13 @@ mod tests {
         assert_eq!(EventKind::of(&FileString::from(&b"trail_s\0junk"[..])), EventKind::TrailStart, "a C string");
         assert_eq!(EventKind::JumpAniTime.handler(), Handler::Engine);
         assert_eq!(EventKind::Other.handler(), Handler::Unknown);
+    }
+
+    #[test]
+    fn a_mesh_switch_is_a_name_then_maybe_restore() {
+        let read = |text| MeshSwitch::read(text).map(|s| (s.mesh, s.restore));
+        assert_eq!(read("biped_sword.msh RESTORE"), Some(("biped_sword.msh".into(), true)));
+        assert_eq!(read("  cape  "), Some(("cape".into(), false)));
+        assert_eq!(read(""), None);
     }
 }

@@ -27,7 +27,7 @@ pub use cms::{CmsError, Collision};
 pub use config::{ConfigError, ModelConfig};
 pub use dds::{Blocks, Dds, DdsError, DdsFormat, EncodeError, EncodeProblem};
 pub use error::{BinaryKind, FormatError};
-pub use event_kind::{EventKind, Handler};
+pub use event_kind::{EventKind, Handler, MeshSwitch};
 pub use material::{
     AddressMode, AlphaTest, BlendFactor, BlendOp, CompareFunc, Cull, CustomParam, CustomValue, Filtering, Material,
     MaterialError, MaterialScript, MaterialWarning, Pass, SceneBlend, Technique, TextureUnit,

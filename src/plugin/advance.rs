@@ -9,7 +9,6 @@ use bevy::utils::Parallel;
 
 use crate::anim::InstanceId;
 use crate::anim::mixer::{Fired, Removed};
-use crate::format::EventKind;
 
 use super::assets::AniClip;
 use super::player::{AniClipEnded, AniEventFired, AniPlayer};
@@ -101,15 +100,8 @@ fn advance(player: &mut AniPlayer, delta_ms: f32, clips: &Assets<AniClip>, fired
 }
 
 fn trigger(commands: &mut Commands, entity: Entity, clips: &Assets<AniClip>, fired: &Fired<Id>) {
-    let Some(event) = clips.get(fired.clip).and_then(|c| c.events().get(fired.event)) else { return };
-    commands.trigger(AniEventFired {
-        entity,
-        instance: fired.instance,
-        clip: fired.clip,
-        index: fired.event,
-        kind: event.kind.to_text(),
-        event_kind: EventKind::of(&event.kind),
-        sub_info: event.sub_info.to_text(),
-        time_ms: fired.time_ms,
-    });
+    let clip = clips.get(fired.clip).map(|clip| (fired.clip, clip));
+    if let Some(event) = clip.and_then(|clip| AniEventFired::new(entity, fired.instance, clip, fired.event)) {
+        commands.trigger(event);
+    }
 }

@@ -1,5 +1,7 @@
 //! `.ani` and `.skl` files as Bevy assets, with their loaders.
 
+use std::sync::Arc;
+
 use bevy::animation::AnimationClip;
 use bevy::asset::io::Reader;
 use bevy::asset::{Asset, AssetLoader, Handle, LoadContext};
@@ -11,7 +13,8 @@ use crate::anim::retarget::BoneMapError;
 use crate::anim::{Clip, Rig};
 use crate::format::ant::sidecar_name;
 use crate::format::{
-    Animation, ConfigError, DdsError, Event, EventSidecar, FormatError, HierarchyError, MaterialError, Skeleton,
+    Animation, ConfigError, DdsError, Event, EventKind, EventSidecar, FormatError, HierarchyError, MaterialError,
+    MeshSwitch, Skeleton,
 };
 
 use super::axes::Axes;
@@ -31,6 +34,9 @@ pub struct AniClip {
     /// [`Io3dAssetLabel::BevyClip`]), in Bevy's axes; `None` for clips
     /// made in code or loaded without it ([`AniLoaderSettings::bevy_clip`]).
     pub bevy_clip: Option<Handle<AnimationClip>>,
+    /// The events that play, read once for firing: each firing shares
+    /// them ([`AniEventFired`](super::AniEventFired)) instead of copying.
+    pub(super) fired: Arc<[AniEvent]>,
 }
 
 impl AniClip {
@@ -45,12 +51,47 @@ impl AniClip {
             Some(sidecar) => Clip::with_events(&animation, &sidecar.events),
             None => Clip::new(&animation),
         };
-        Self { clip, animation, sidecar, bevy_clip: None }
+        let events = crate::format::ant::events_played(&animation.events, sidecar.as_ref());
+        let fired = events.iter().map(AniEvent::new).collect();
+        Self { clip, animation, sidecar, bevy_clip: None, fired }
     }
 
     /// The events that play: the sidecar's, or else the file's.
     pub fn events(&self) -> &[Event] {
         crate::format::ant::events_played(&self.animation.events, self.sidecar.as_ref())
+    }
+}
+
+/// One of a clip's events as the player fires it: read once when the clip
+/// is made, its type told by the client's rule ([`EventKind::of`]) and its
+/// texts decoded (from CP949 where they are not UTF-8).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AniEvent {
+    /// What its type is to the client and the game: match on this.
+    pub kind: EventKind,
+    /// The type as the file names it, such as `motion_sound` (what tells
+    /// apart the types of [`EventKind::Other`]).
+    pub name: Box<str>,
+    /// Its sub info: a sound, an effect, a mesh and `restore`, ...
+    pub sub_info: Box<str>,
+    /// For `show_mesh` and `hide_mesh`, the mesh it switches.
+    pub mesh: Option<MeshSwitch>,
+    /// Its time in the clip, in milliseconds.
+    pub time_ms: f32,
+}
+
+impl AniEvent {
+    /// `event` as the player fires it.
+    pub fn new(event: &Event) -> Self {
+        let (kind, sub_info) = (EventKind::of(&event.kind), event.sub_info.to_text());
+        let switches = matches!(kind, EventKind::ShowMesh | EventKind::HideMesh);
+        Self {
+            kind,
+            name: event.kind.to_text().into(),
+            mesh: switches.then(|| MeshSwitch::read(&sub_info)).flatten(),
+            sub_info: sub_info.into(),
+            time_ms: event.time_ms,
+        }
     }
 }
 

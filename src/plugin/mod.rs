@@ -14,7 +14,7 @@
 //! fn setup(mut commands: Commands, assets: Res<AssetServer>) {
 //!     commands
 //!         .spawn((SklRig::new(assets.load("biped.skl")), AniPlayer::new(assets.load("biped_walk_4002.ani"))))
-//!         .observe(|event: On<AniEventFired>| info!("{} {} at {} ms", event.kind, event.sub_info, event.time_ms));
+//!         .observe(|event: On<AniEventFired>| info!("{} {} at {} ms", event.name, event.sub_info, event.time_ms));
 //! }
 //!
 //! // A state change as the game makes it: everything out over 100 ms, the
@@ -91,7 +91,9 @@ use bevy::{
     asset::Assets, ecs::schedule::common_conditions::resource_exists, mesh::skinning::SkinnedMeshInverseBindposes,
 };
 
-pub use assets::{AniClip, AniLoader, AniLoaderSettings, Io3dAssetLabel, Io3dLoadError, SklLoader, SklSkeleton};
+pub use assets::{
+    AniClip, AniEvent, AniLoader, AniLoaderSettings, Io3dAssetLabel, Io3dLoadError, SklLoader, SklSkeleton,
+};
 pub use axes::Axes;
 pub use binding::{AniBinding, ClipBinding, FileBoneName, Io3dBone};
 pub use export::{AniClipEvent, BevyTargets, ClipSpace, TargetIds, bone_target, to_bevy_clip};

@@ -1,6 +1,9 @@
 //! The player component: the client's controller on a rig, with a one-line
 //! form for the common case of one clip.
 
+use std::ops::Deref;
+use std::sync::Arc;
+
 use bevy::asset::{AssetId, Handle};
 use bevy::ecs::change_detection::Tick;
 use bevy::ecs::prelude::*;
@@ -11,9 +14,8 @@ use bevy::transform::components::Transform;
 use crate::anim::math::yaw_between;
 use crate::anim::mixer::Instance;
 use crate::anim::{Action, InstanceId, Loop, Mixer, RepeatMode, Step};
-use crate::format::EventKind;
 
-use super::assets::AniClip;
+use super::assets::{AniClip, AniEvent};
 use super::axes::Axes;
 use super::binding::AniBinding;
 
@@ -391,6 +393,10 @@ impl RootMotion {
 /// events, by the client's rules: which clips fire (not waiting, cleared
 /// or fading-out loops), the window `[before, now)`, across a loop's wrap.
 /// Never on a seek.
+///
+/// It reads as the [`AniEvent`] fired (`event.kind`, `event.sub_info`,
+/// `event.time_ms`), which the clip read once when it was made and every
+/// firing shares: a firing allocates nothing.
 #[derive(EntityEvent, Debug, Clone, PartialEq)]
 pub struct AniEventFired {
     /// The player's entity.
@@ -402,14 +408,29 @@ pub struct AniEventFired {
     /// The event's index among the events that play: the file's, or its
     /// `.ant` sidecar's when it has one ([`AniClip::events`]).
     pub index: usize,
-    /// The event type as the file names it, such as `motion_sound`.
-    pub kind: String,
-    /// What that type is to the client and the game.
-    pub event_kind: EventKind,
-    /// Its sub info (decoded from CP949 where it is not UTF-8).
-    pub sub_info: String,
-    /// Its time in the clip, in milliseconds.
-    pub time_ms: f32,
+    /// The clip's events, shared.
+    events: Arc<[AniEvent]>,
+}
+
+impl AniEventFired {
+    /// The event `index` of `clip`'s, fired by `instance` of `entity`'s
+    /// player; `None` for an index the clip lacks.
+    pub(super) fn new(
+        entity: Entity,
+        instance: InstanceId,
+        (id, clip): (AssetId<AniClip>, &AniClip),
+        index: usize,
+    ) -> Option<Self> {
+        (index < clip.fired.len()).then(|| Self { entity, instance, clip: id, index, events: clip.fired.clone() })
+    }
+}
+
+impl Deref for AniEventFired {
+    type Target = AniEvent;
+
+    fn deref(&self) -> &AniEvent {
+        &self.events[self.index]
+    }
 }
 
 /// Triggered on the player's entity when one of its clips leaves it: an

@@ -288,7 +288,7 @@ fn setup(
             for problem in &workspace.problems {
                 bevy::log::error!("{problem}");
             }
-            for notice in workspace.stage_notices() {
+            for notice in workspace.notes.iter().cloned().chain(workspace.stage_notices()) {
                 bevy::log::warn!("{notice}");
             }
         }

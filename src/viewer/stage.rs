@@ -138,7 +138,7 @@ fn log_event(event: On<AniEventFired>, mut log: ResMut<EventLog>) {
     if log.0.len() == LOG_LINES {
         log.0.pop_front();
     }
-    log.0.push_back(format!("{:>8.1} ms  {}  {}", event.time_ms, event.kind, event.sub_info));
+    log.0.push_back(format!("{:>8.1} ms  {}  {}", event.time_ms, event.name, event.sub_info));
 }
 
 /// Points the rigs at the current (and compared) animation and the

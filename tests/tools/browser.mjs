@@ -138,7 +138,7 @@ await scenario('address', async () => {
 // these places at 1280x720, each after a pause for the menu to follow.
 const FILE_MENU = [19, 11];
 const SAVE_AS_4001 = [82, 171];
-const SAVE_IMPORTED = [100, 96];
+const SAVE_IMPORTED = [100, 99];
 
 async function menu(page, places) {
   for (const [x, y] of places) {

@@ -12,6 +12,7 @@ use bevy::transform::components::Transform;
 
 use crate::anim::InstanceId;
 use crate::format::{EventKind, msh};
+use crate::plugin::AniEvent;
 use crate::plugin::axes::Axes;
 use crate::resource::name_key;
 
@@ -111,18 +112,16 @@ pub struct HiddenMeshes {
 impl HiddenMeshes {
     /// Applies an event passed by `instance`; events other than the four
     /// mesh events change nothing.
-    pub fn apply(&mut self, kind: EventKind, sub_info: &str, instance: InstanceId) {
-        let mut words = sub_info.split_whitespace();
-        let name = words.next().map(|n| name_key(n, ".msh")).unwrap_or_default();
-        let restore = words.any(|w| w.eq_ignore_ascii_case("restore"));
-        match kind {
-            EventKind::HideMesh => {
+    pub fn apply(&mut self, event: &AniEvent, instance: InstanceId) {
+        let switched = event.mesh.as_ref().map(|switch| (name_key(&switch.mesh, ".msh"), switch.restore));
+        match (event.kind, switched) {
+            (EventKind::HideMesh, Some((name, restore))) => {
                 self.meshes.retain(|(n, _)| *n != name);
                 self.meshes.push((name, restore.then_some(instance)));
             }
-            EventKind::ShowMesh => self.meshes.retain(|(n, _)| *n != name),
-            EventKind::HideWeapon => self.weapon = true,
-            EventKind::ShowWeapon => self.weapon = false,
+            (EventKind::ShowMesh, Some((name, _))) => self.meshes.retain(|(n, _)| *n != name),
+            (EventKind::HideWeapon, _) => self.weapon = true,
+            (EventKind::ShowWeapon, _) => self.weapon = false,
             _ => {}
         }
     }

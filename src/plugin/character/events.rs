@@ -22,11 +22,11 @@ use super::components::{HiddenMeshes, MeshPart, SpawnedParts};
 /// [`HiddenMeshes`] untouched, so that [`show_meshes`] has nothing to do).
 pub fn follow_mesh_events(event: On<AniEventFired>, mut rigs: Query<&mut HiddenMeshes>) {
     use EventKind::{HideMesh, HideWeapon, ShowMesh, ShowWeapon};
-    if !matches!(event.event_kind, HideMesh | ShowMesh | HideWeapon | ShowWeapon) {
+    if !matches!(event.kind, HideMesh | ShowMesh | HideWeapon | ShowWeapon) {
         return;
     }
     if let Ok(mut hidden) = rigs.get_mut(event.entity) {
-        hidden.apply(event.event_kind, &event.sub_info, event.instance);
+        hidden.apply(&event, event.instance);
     }
 }
 
@@ -61,21 +61,25 @@ pub fn show_meshes(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plugin::AniEvent;
 
     #[test]
     fn events_hide_and_restore_meshes_by_name() {
         let mut hidden = HiddenMeshes::default();
         let (a, b) = (InstanceId(1), InstanceId(2));
-        hidden.apply(EventKind::HideMesh, "Cape.msh restore", a);
-        hidden.apply(EventKind::HideMesh, "helmet", b);
+        let event = |kind: &str, sub_info: &str| {
+            AniEvent::new(&crate::format::Event { kind: kind.into(), sub_info: sub_info.into(), time_ms: 0.0 })
+        };
+        hidden.apply(&event("hide_mesh", "Cape.msh restore"), a);
+        hidden.apply(&event("hide_mesh", "helmet"), b);
         let part = |name: &str| MeshPart { mesh: Default::default(), name: name.into(), submesh: 0, skin: false };
         assert!(hidden.hides(&part("cape"), None) && hidden.hides(&part("HELMET"), None));
         hidden.restore_ended(|id| id == b);
         assert!(!hidden.hides(&part("cape"), None), "the clip that hid it with restore ended");
         assert!(hidden.hides(&part("helmet"), None), "no restore: stays hidden");
-        hidden.apply(EventKind::ShowMesh, "Helmet", b);
+        hidden.apply(&event("show_mesh", "Helmet"), b);
         assert_eq!(hidden, HiddenMeshes::default());
-        hidden.apply(EventKind::HideWeapon, "", a);
+        hidden.apply(&event("hide_weapon", ""), a);
         assert!(hidden.weapon);
     }
 }

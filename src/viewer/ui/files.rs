@@ -98,6 +98,9 @@ pub fn files_panel(
                 for problem in &workspace.problems {
                     ui.colored_label(egui::Color32::LIGHT_RED, problem);
                 }
+                for note in &workspace.notes {
+                    ui.colored_label(egui::Color32::YELLOW, note);
+                }
             });
         });
     });

@@ -19,8 +19,9 @@
 //!   `io3dClip` (the current clip's name), `io3dLengthMs`, `io3dTimeMs`,
 //!   `io3dMeshes` (the meshes drawn), `io3dImported` (the glTF model
 //!   opened as the game's files, to save as a `.zip`), `io3dFindings`
-//!   (the meshes' findings, a line each) and `io3dProblems` (what could
-//!   not be opened, a line each), `io3dFrameMs` (with `frame_times`, the
+//!   (the meshes' findings, a line each), `io3dProblems` (what could
+//!   not be opened, a line each), `io3dNotes` (what opening said of files
+//!   that opened: a glTF import's warnings), `io3dFrameMs` (with `frame_times`, the
 //!   mean frame time measured); while loading, `io3dWaiting` says what
 //!   for.
 //!
@@ -259,6 +260,7 @@ fn show_facts(
         ("io3dImported", workspace.imported.as_ref().map(|(name, _)| name.clone()).unwrap_or_default()),
         ("io3dFindings", findings.collect::<Vec<_>>().join("\n")),
         ("io3dProblems", workspace.problems.join("\n")),
+        ("io3dNotes", workspace.notes.join("\n")),
         ("io3dFrameMs", frames.and_then(|f| f.mean_ms).map(|ms| format!("{ms:.1}")).unwrap_or_default()),
     ];
     let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) else { return };

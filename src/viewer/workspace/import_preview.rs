@@ -82,7 +82,7 @@ impl Workspace {
                 None => lines.extend(said.map(|line| format!("{}: {line}", path.display()))),
             }
         }
-        self.problems.extend(lines);
+        self.notes.extend(lines);
     }
 }
 

@@ -152,6 +152,9 @@ pub struct Workspace {
     pub previews: Vec<OpenPreview>,
     /// Files that could not be opened, and why (newest last).
     pub problems: Vec<String>,
+    /// What opening said of files that did open: a glTF import's warnings
+    /// and what the lint finds in the files it made (newest last).
+    pub notes: Vec<String>,
     /// The folders glTF models were written into to be shown as the game
     /// would load them, kept while the viewer runs.
     pub import_folders: Vec<tempfile::TempDir>,
@@ -300,6 +303,7 @@ impl Workspace {
             meshes: self.meshes.len(),
             previews: self.previews.len(),
             problems: self.problems.len(),
+            notes: self.notes.len(),
         }
     }
 
@@ -310,6 +314,7 @@ impl Workspace {
         self.meshes.truncate(mark.meshes);
         self.previews.truncate(mark.previews);
         self.problems.truncate(mark.problems);
+        self.notes.truncate(mark.notes);
         self.refresh_rig(stores);
     }
 
@@ -334,6 +339,7 @@ pub struct Mark {
     meshes: usize,
     previews: usize,
     problems: usize,
+    notes: usize,
 }
 
 /// A skeleton the rig can pose: it reads and its bones form one tree.
