@@ -1256,8 +1256,7 @@ fn a_config_can_load_only_its_first_animation() {
 #[cfg(feature = "characters")]
 #[test]
 fn meshes_are_left_off_a_rig_in_the_files_axes() {
-    use bevy_io3d::plugin::character::components::SpawnedParts;
-    use bevy_io3d::plugin::character::{Io3dCharacter, Io3dMaterial, Io3dMesh, MeshPart};
+    use bevy_io3d::plugin::character::{Io3dCharacter, Io3dMaterial, Io3dMesh, MeshPart, SpawnedParts};
     let dir = asset_dir();
     let mut app = character_app(dir.path());
     let server = app.world().resource::<AssetServer>().clone();
@@ -1284,19 +1283,16 @@ fn meshes_are_left_off_a_rig_in_the_files_axes() {
 fn skin_scripts_show_the_rigs_skin_colour_and_others_do_not() {
     use bevy::pbr::MeshMaterial3d;
     use bevy_io3d::format::material::template::{self, OutlinePass, Template, TemplateKind};
-    use bevy_io3d::plugin::Io3dSystems;
-    use bevy_io3d::plugin::character::toon::{ToonMaterial, apply_toon};
-    use bevy_io3d::plugin::character::{Io3dCharacter, MeshPart, ToonShaded};
+    use bevy_io3d::plugin::character::{Io3dCharacter, MeshPart, ToonMaterial, ToonShaded};
 
     let dir = asset_dir();
     let skin = Template { outline: Some(OutlinePass::default()), ..Template::new(TemplateKind::ToonSkin, "biped.dds") };
     let script = template::script([("Body", &skin)]).unwrap();
     std::fs::write(dir.path().join("resource/material/biped_body.txt"), script.to_bytes()).unwrap();
-    // The toon look without a renderer: its materials as assets, its system
-    // where the plugin puts it when Bevy's renderer is there.
+    // The toon look without a renderer: its materials as assets (which
+    // Bevy's renderer registers), where the plugin's system runs.
     let mut app = unfinished_character_app(dir.path());
     app.init_asset::<ToonMaterial>();
-    app.add_systems(PostUpdate, apply_toon.after(Io3dSystems::Spawn).before(Io3dSystems::Bind));
     app.finish();
     let server = app.world().resource::<AssetServer>().clone();
     let shaded = ToonShaded { skin: Some([242, 209, 140]), ..default() };

@@ -18,7 +18,7 @@ type Id = AssetId<AniClip>;
 /// Advances each player by the frame's time in ms (times its speed), over
 /// all cores, and triggers [`AniEventFired`] for the events its clips
 /// pass, each player's in the order passed.
-pub fn advance_players(
+pub(crate) fn advance_players(
     mut commands: Commands,
     time: Res<Time>,
     clips: Res<Assets<AniClip>>,
@@ -48,7 +48,7 @@ pub fn advance_players(
 
 /// The events one thread's players passed this frame.
 #[derive(Default)]
-pub struct FiredBy {
+pub(crate) struct FiredBy {
     /// One player's, as its mixer reports them.
     passed: Vec<Fired<Id>>,
     /// Every player's, with the player.

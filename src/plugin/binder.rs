@@ -37,7 +37,7 @@ type PlayerToBind = (
 
 /// The hierarchy as binding sees it: links both ways, and what changed.
 #[derive(SystemParam)]
-pub struct Hierarchy<'w, 's> {
+pub(crate) struct Hierarchy<'w, 's> {
     /// Entities whose children or name changed this frame.
     changed: Query<'w, 's, Entity, Regrowth>,
     /// Entities whose last child left (their `Children` goes).
@@ -113,7 +113,7 @@ fn players_at_or_above<'a>(
 /// The files bindings are made from, and the messages that say which
 /// changed.
 #[derive(SystemParam)]
-pub struct BindingFiles<'w, 's> {
+pub(crate) struct BindingFiles<'w, 's> {
     clip_events: MessageReader<'w, 's, AssetEvent<AniClip>>,
     skeleton_events: MessageReader<'w, 's, AssetEvent<SklSkeleton>>,
     map_events: MessageReader<'w, 's, AssetEvent<AniBoneMap>>,
@@ -127,7 +127,7 @@ pub struct BindingFiles<'w, 's> {
 /// its file is reloaded. A player on an [`SklRig`] waits for the rig's
 /// bones, so that a clip loaded before its skeleton is never reported as
 /// bound with every track unbound.
-pub fn bind_players(
+pub(crate) fn bind_players(
     mut commands: Commands,
     mut files: BindingFiles,
     mut hierarchy: Hierarchy,

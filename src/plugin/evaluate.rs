@@ -30,7 +30,7 @@ pub(super) type ToPose =
 
 /// What one thread reuses from player to player while posing.
 #[derive(Default)]
-pub struct Posing {
+pub(crate) struct Posing {
     blend: PoseBlend,
     posed: Vec<BonePose>,
 }

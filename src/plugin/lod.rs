@@ -124,7 +124,7 @@ impl AniLodFocus {
 /// Sets each [`AniLod`]'s `every` by its player's distance to the nearest
 /// [`AniLodFocus`] (as of the last frame's transforms); with no focus it
 /// leaves them as the game set them.
-pub fn lod_by_distance(
+pub(crate) fn lod_by_distance(
     focuses: Query<(&GlobalTransform, &AniLodFocus)>,
     mut players: Query<(&GlobalTransform, &mut AniLod)>,
 ) {

@@ -37,15 +37,15 @@
 //! | set | system | what it does |
 //! |---|---|---|
 //! | `Spawn` | `character::spawn::dress_characters` (feature `characters`) | gives each `Io3dCharacter` its rig, meshes and player once its config loads |
-//! | `Spawn` | [`rig::spawn_rigs`] | spawns the bones of each loaded [`SklRig`], again when its file changes |
+//! | `Spawn` | `rig::spawn_rigs` | spawns the bones of each loaded [`SklRig`], again when its file changes |
 //! | `Spawn` | `character::spawn::skin_meshes` (feature `characters`) | spawns each rig's `RigMeshes` as skinned parts on its bones, again when they change |
-//! | `Bind` | [`binder::bind_players`] | finds each player's named descendants (none below a nested player), binds each clip it plays to them, again when a clip, its file or the hierarchy changes, and marks the bones it writes with [`Io3dBone`] |
-//! | `Advance` | [`advance::advance_players`] | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
-//! | `Advance` | [`lod::lod_by_distance`] | sets each [`AniLod`] by its player's distance to the nearest [`AniLodFocus`], where there is one |
-//! | `Pose` | [`write::pose_players`] | blends the clips per bone as the client does (on the frames its [`AniLod`] skips, interpolates its last two poses), over all cores, into each player's [`LocalPoses`] (a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
-//! | `Pose`, after it | [`write::write_local_poses`] | copies those poses into the local transforms of the players' bones ([`Io3dBone`]), over all cores |
-//! | `Pose` | [`world_pose::pose_world`] | the same for players that write [`PoseOutput::GlobalTransform`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`] |
-//! | `WorldPose` (after `TransformSystems::Propagate`) | [`world_pose::write_world_poses`] | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
+//! | `Bind` | `binder::bind_players` | finds each player's named descendants (none below a nested player), binds each clip it plays to them, again when a clip, its file or the hierarchy changes, and marks the bones it writes with [`Io3dBone`] |
+//! | `Advance` | `advance::advance_players` | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
+//! | `Advance` | `lod::lod_by_distance` | sets each [`AniLod`] by its player's distance to the nearest [`AniLodFocus`], where there is one |
+//! | `Pose` | `write::pose_players` | blends the clips per bone as the client does (on the frames its [`AniLod`] skips, interpolates its last two poses), over all cores, into each player's [`LocalPoses`] (a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
+//! | `Pose`, after it | `write::write_local_poses` | copies those poses into the local transforms of the players' bones ([`Io3dBone`]), over all cores |
+//! | `Pose` | `world_pose::pose_world` | the same for players that write [`PoseOutput::GlobalTransform`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`] |
+//! | `WorldPose` (after `TransformSystems::Propagate`) | `world_pose::write_world_poses` | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
 //! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
 //!
 //! "Over all cores" means over Bevy's `ComputeTaskPool`, which Bevy's
@@ -61,35 +61,31 @@
 //! Add the plugin after `DefaultPlugins`: it adds Bevy's `AnimationPlugin`
 //! only when it is missing, for the exported [`AnimationClip`] sub-assets.
 
-pub mod advance;
-pub mod assets;
-pub mod axes;
-pub mod binder;
+mod advance;
+mod assets;
+mod axes;
+mod binder;
 mod binding;
 #[cfg(feature = "characters")]
 pub mod character;
-pub mod evaluate;
-pub mod export;
+mod evaluate;
+mod export;
 // A reader of a folder on disk: in a browser there is none (Bevy's web
 // source fetches paths from the page's server as they are written).
 #[cfg(not(target_arch = "wasm32"))]
-pub mod game_files;
-pub mod lod;
-pub mod player;
-pub mod retarget;
-pub mod rig;
-pub mod world_pose;
-pub mod write;
+mod game_files;
+mod lod;
+mod player;
+mod retarget;
+mod rig;
+mod world_pose;
+mod write;
 
 use bevy::animation::{AnimationClip, AnimationPlugin};
 use bevy::app::{AnimationSystems, App, Plugin, PostUpdate};
 use bevy::asset::{AssetApp, AssetEventSystems};
 use bevy::ecs::schedule::{IntoScheduleConfigs, SystemSet};
 use bevy::transform::TransformSystems;
-#[cfg(feature = "characters")]
-use bevy::{
-    asset::Assets, ecs::schedule::common_conditions::resource_exists, mesh::skinning::SkinnedMeshInverseBindposes,
-};
 
 pub use assets::{
     AniClip, AniEvent, AniLoader, AniLoaderSettings, Io3dAssetLabel, Io3dLoadError, SklLoader, SklSkeleton,
@@ -174,15 +170,6 @@ impl Plugin for Io3dPlugin {
                 PostUpdate,
                 (
                     rig::spawn_rigs.in_set(Io3dSystems::Spawn),
-                    #[cfg(feature = "characters")]
-                    character::spawn::dress_characters.before(rig::spawn_rigs).in_set(Io3dSystems::Spawn),
-                    #[cfg(feature = "characters")]
-                    character::spawn::skin_meshes
-                        .after(rig::spawn_rigs)
-                        .in_set(Io3dSystems::Spawn)
-                        // Apps without Bevy's meshes only animate.
-                        .run_if(resource_exists::<Assets<SkinnedMeshInverseBindposes>>)
-                        .run_if(resource_exists::<Assets<bevy::pbr::StandardMaterial>>),
                     binder::bind_players.in_set(Io3dSystems::Bind),
                     advance::advance_players.in_set(Io3dSystems::Advance),
                     lod::lod_by_distance.in_set(Io3dSystems::Advance),

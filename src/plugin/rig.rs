@@ -67,7 +67,7 @@ type RigToSpawn = (
 /// Spawns the bones of loaded rigs, and respawns them when the skeleton
 /// file changes, or the [`SklRig`] points at another skeleton, or its
 /// [`Axes`] change.
-pub fn spawn_rigs(
+pub(crate) fn spawn_rigs(
     mut commands: Commands,
     mut changes: MessageReader<AssetEvent<SklSkeleton>>,
     skeletons: Res<Assets<SklSkeleton>>,
@@ -94,7 +94,7 @@ pub fn spawn_rigs(
 
 /// Links the bones of a rig that gets Bevy's `AnimationPlayer` after its
 /// bones were spawned to that player.
-pub fn link_bevy_player(event: On<Add, AnimationPlayer>, rigs: Query<&RigBones>, mut commands: Commands) {
+pub(crate) fn link_bevy_player(event: On<Add, AnimationPlayer>, rigs: Query<&RigBones>, mut commands: Commands) {
     if let Ok(RigBones(bones)) = rigs.get(event.entity) {
         animated_by(&mut commands, event.entity, bones);
     }

@@ -21,7 +21,7 @@ use super::write::LastPlayer;
 
 /// What one thread reuses from player to player.
 #[derive(Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     posing: Posing,
     /// Each bone's pose relative to its chain's anchor, in the files' axes.
     chained: Vec<BonePose>,
@@ -33,7 +33,7 @@ pub struct Scratch {
 /// Blends and composes the model poses of players that write
 /// [`PoseOutput::GlobalTransform`], over all cores, and fills their
 /// [`RootMotion`](super::RootMotion).
-pub fn pose_world(
+pub(crate) fn pose_world(
     clips: Res<Assets<AniClip>>,
     mut players: Query<(ToPose, Pose)>,
     transforms: Query<&Transform>,
@@ -145,7 +145,7 @@ fn between(bone: &super::binding::Bone, transform_of: impl Fn(Entity) -> Affine3
 /// Writes the `GlobalTransform` of each bone of a player that writes
 /// [`PoseOutput::GlobalTransform`]: the player's own (just propagated)
 /// times the bone's model pose, over all cores.
-pub fn write_world_poses(
+pub(crate) fn write_world_poses(
     players: Query<(&ModelPoses, &GlobalTransform)>,
     mut bones: Query<(&Io3dBone, &mut GlobalTransform), Without<ModelPoses>>,
 ) {

@@ -24,7 +24,7 @@ use super::player::{AniPlayer, LocalPoses, PoseOutput};
 /// [`PoseOutput::Transform`] (the world-pose path is
 /// [`super::world_pose::pose_world`]). A paused (or stopped) player still
 /// poses its clips at their times, so a seek shows.
-pub fn pose_players(
+pub(crate) fn pose_players(
     clips: Res<Assets<AniClip>>,
     mut players: Query<(ToPose, Pose)>,
     posings: Local<Parallel<Posing>>,
@@ -55,7 +55,7 @@ type Pose = (&'static Axes, &'static PoseOutput, &'static mut LocalPoses);
 /// Writes each bone's pose from its player's [`LocalPoses`] into its
 /// `Transform` (keeping its scale), over all cores; a bone whose pose did
 /// not change is not marked changed, so Bevy's propagation skips it.
-pub fn write_local_poses(
+pub(crate) fn write_local_poses(
     players: Query<&LocalPoses>,
     mut bones: Query<(&Io3dBone, &mut Transform), Without<AniPlayer>>,
 ) {

@@ -20,7 +20,7 @@ use super::components::{HiddenMeshes, MeshPart, SpawnedParts};
 
 /// Follows the mesh events each rig's player fires (others leave the rig's
 /// [`HiddenMeshes`] untouched, so that [`show_meshes`] has nothing to do).
-pub fn follow_mesh_events(event: On<AniEventFired>, mut rigs: Query<&mut HiddenMeshes>) {
+pub(crate) fn follow_mesh_events(event: On<AniEventFired>, mut rigs: Query<&mut HiddenMeshes>) {
     use EventKind::{HideMesh, HideWeapon, ShowMesh, ShowWeapon};
     if !matches!(event.kind, HideMesh | ShowMesh | HideWeapon | ShowWeapon) {
         return;
@@ -33,7 +33,7 @@ pub fn follow_mesh_events(event: On<AniEventFired>, mut rigs: Query<&mut HiddenM
 /// Shows or hides each rig's drawn parts as its clips' events left them,
 /// after restoring what ended clips hid; only where that or the parts
 /// changed, not every frame.
-pub fn show_meshes(
+pub(crate) fn show_meshes(
     meshes: Res<Assets<Io3dMesh>>,
     mut rigs: Query<(&mut HiddenMeshes, Ref<SpawnedParts>, Option<&AniPlayer>)>,
     mut parts: Query<(&MeshPart, &mut Visibility)>,

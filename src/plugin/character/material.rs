@@ -98,7 +98,7 @@ pub struct TextureClock {
 
 /// Moves the UVs of every material whose script animates its texture, by
 /// the client's rules ([`crate::surface::motion`]).
-pub fn animate_textures(
+pub(crate) fn animate_textures(
     time: Res<Time>,
     mut clock: ResMut<TextureClock>,
     scripts: Res<Assets<Io3dMaterial>>,

@@ -3,37 +3,39 @@
 //! Bevy assets, and characters spawned from a config with every mesh
 //! skinned to the rig's bones as the client skins them.
 //!
+//! Its modules, each private, its public types re-exported here:
+//!
 //! | module | what it holds |
 //! |---|---|
-//! | [`mesh`] | `.msh` to Bevy meshes (axes, winding, the client's weights) and inverse binds |
-//! | [`texture`] | `.dds` to images (BC on the GPU, or decoded on the CPU), checkers for missing ones |
-//! | [`material`] | material scripts to `StandardMaterial`s, and what is approximated |
-//! | [`paths`] | the client's folder rules on asset paths |
-//! | [`assets`] | the mesh, collision and model config assets and loaders |
-//! | [`direct`] | the same assets built from files a program reads itself |
-//! | [`spawn`] | [`Io3dCharacter`], [`RigMeshes`] (equipment) and the systems that skin them |
-//! | [`events`] | the client's mesh events (`hide_mesh`, `show_mesh`, `hide_weapon`, `show_weapon`) on a rig's meshes |
-//! | [`outline`] | the outline pass as an inverted hull a mesh part carries |
-//! | [`toon`] | the toon pass as a material, on the rigs that ask for it |
+//! | `mesh` | `.msh` to Bevy meshes (axes, winding, the client's weights) and inverse binds |
+//! | `texture` | `.dds` to images (BC on the GPU, or decoded on the CPU), checkers for missing ones |
+//! | `material` | material scripts to `StandardMaterial`s, and what is approximated |
+//! | `paths` | the client's folder rules on asset paths |
+//! | `assets` | the mesh, collision and model config assets and loaders |
+//! | `direct` | the same assets built from files a program reads itself |
+//! | `spawn` | the systems that dress an [`Io3dCharacter`] and skin its [`RigMeshes`] (equipment) |
+//! | `events` | the client's mesh events (`hide_mesh`, `show_mesh`, `hide_weapon`, `show_weapon`) on a rig's meshes |
+//! | `outline` | the outline pass as an inverted hull a mesh part carries |
+//! | `toon` | the toon pass as a material, on the rigs that ask for it |
 
-pub mod assets;
-pub mod components;
-pub mod direct;
-pub mod events;
-pub mod material;
-pub mod mesh;
-pub mod outline;
-pub mod paths;
-pub mod spawn;
-pub mod texture;
-pub mod toon;
+mod assets;
+pub(crate) mod components;
+mod direct;
+mod events;
+mod material;
+pub(crate) mod mesh;
+mod outline;
+mod paths;
+mod spawn;
+pub(crate) mod texture;
+mod toon;
 
 pub use assets::{
     AnimationLoading, CmsLoader, Io3dCollision, Io3dMesh, Io3dModel, ModelLoader, ModelLoaderSettings, MshLoader,
 };
-pub use components::{HiddenMeshes, Io3dCharacter, MeshPart, RigMeshes};
+pub use components::{HiddenMeshes, Io3dCharacter, MeshPart, RigMeshes, SpawnedParts};
 pub use direct::CharacterStores;
-pub use material::{Io3dMaterial, MaterialLoader, TextureClock, animate_textures, to_standard_material};
+pub use material::{Io3dMaterial, MaterialLoader, TextureClock, to_standard_material};
 pub use mesh::{inverse_bindposes, submesh_meshes};
 pub use outline::{OutlineHull, Outlines};
 pub use texture::{DdsLoader, checker, to_image};
@@ -44,20 +46,28 @@ use bevy::asset::{AssetApp, Assets};
 use bevy::ecs::schedule::IntoScheduleConfigs;
 use bevy::ecs::schedule::common_conditions::resource_exists;
 use bevy::image::{CompressedImageFormatSupport, CompressedImageFormats};
+use bevy::mesh::skinning::SkinnedMeshInverseBindposes;
 use bevy::pbr::StandardMaterial;
 
 use bevy::camera::visibility::VisibilitySystems;
 
-use super::Io3dSystems;
+use super::{Io3dSystems, rig};
 
 /// Registers the character assets and types (from `Io3dPlugin::build`).
 pub(super) fn build(app: &mut App) {
-    // Toon shading draws, so it needs Bevy's renderer.
+    // Toon shading draws, so its material needs Bevy's renderer; its
+    // system runs wherever its materials are assets.
     if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
         bevy::asset::embedded_asset!(app, "toon.wgsl");
-        app.add_plugins(bevy::pbr::MaterialPlugin::<ToonMaterial>::default())
-            .add_systems(PostUpdate, toon::apply_toon.after(Io3dSystems::Spawn).before(Io3dSystems::Bind));
+        app.add_plugins(bevy::pbr::MaterialPlugin::<ToonMaterial>::default());
     }
+    app.add_systems(
+        PostUpdate,
+        toon::apply_toon
+            .after(Io3dSystems::Spawn)
+            .before(Io3dSystems::Bind)
+            .run_if(resource_exists::<Assets<ToonMaterial>>),
+    );
     app.init_asset::<Io3dMesh>()
         .init_asset::<Io3dCollision>()
         .init_asset::<Io3dMaterial>()
@@ -82,7 +92,19 @@ pub(super) fn build(app: &mut App) {
         // Apps without Bevy's materials only animate.
         .add_systems(
             PostUpdate,
-            animate_textures.in_set(Io3dSystems::Pose).run_if(resource_exists::<Assets<StandardMaterial>>),
+            material::animate_textures.in_set(Io3dSystems::Pose).run_if(resource_exists::<Assets<StandardMaterial>>),
+        )
+        .add_systems(
+            PostUpdate,
+            (
+                spawn::dress_characters.before(rig::spawn_rigs),
+                spawn::skin_meshes
+                    .after(rig::spawn_rigs)
+                    // Apps without Bevy's meshes only animate.
+                    .run_if(resource_exists::<Assets<SkinnedMeshInverseBindposes>>)
+                    .run_if(resource_exists::<Assets<StandardMaterial>>),
+            )
+                .in_set(Io3dSystems::Spawn),
         )
         // Skinned meshes' bounds follow the joints written after propagation.
         .configure_sets(PostUpdate, Io3dSystems::WorldPose.before(VisibilitySystems::CalculateBounds));

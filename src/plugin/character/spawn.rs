@@ -28,7 +28,7 @@ use super::outline::{OutlineHull, Outlines};
 
 /// Gives characters their rig, meshes and player once their config is
 /// loaded, and again when it is reloaded or replaced.
-pub fn dress_characters(
+pub(crate) fn dress_characters(
     mut commands: Commands,
     mut changes: MessageReader<AssetEvent<Io3dModel>>,
     models: Res<Assets<Io3dModel>>,
@@ -84,7 +84,7 @@ type DressedRig = (
 /// Spawns the mesh entities of rigs whose meshes, bones, mesh files or
 /// material scripts changed (a mesh appears once it and its script are
 /// loaded).
-pub fn skin_meshes(
+pub(crate) fn skin_meshes(
     mut commands: Commands,
     mut mesh_events: MessageReader<AssetEvent<Io3dMesh>>,
     mut material_events: MessageReader<AssetEvent<Io3dMaterial>>,

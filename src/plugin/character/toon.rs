@@ -144,7 +144,7 @@ type Reshaded = Or<(Changed<SpawnedParts>, Changed<ToonShaded>)>;
 /// and keeps each toon material's surface in step with its
 /// `StandardMaterial` (texture animation, the viewer's looks).
 #[allow(clippy::too_many_arguments)] // A system: one parameter a store it touches.
-pub fn apply_toon(
+pub(crate) fn apply_toon(
     mut commands: Commands,
     mut cache: ResMut<ToonMaterials>,
     mut events: MessageReader<AssetEvent<StandardMaterial>>,
