@@ -23,11 +23,14 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$VERSION" ];
         cargo install wasm-bindgen-cli --version "$VERSION"
 fi
 
-cargo build --profile web --target "$TARGET" --no-default-features --features viewer --bin io3d-viewer
+cargo build --profile web-release --target "$TARGET" --no-default-features --features viewer --bin io3d-viewer
 
 rm -rf "$OUT.tmp"
 mkdir -p "$OUT.tmp"
-wasm-bindgen --target web --no-typescript --out-dir "$OUT.tmp" "target/$TARGET/web/io3d-viewer.wasm"
+# The names section (function names, 23 MB) goes; wasm-bindgen reads the
+# target features section before, so the build does not strip them.
+wasm-bindgen --target web --no-typescript --remove-name-section --out-dir "$OUT.tmp" \
+    "target/$TARGET/web-release/io3d-viewer.wasm"
 # Debian 12's binaryen (108) breaks the externref table wasm-bindgen makes
 # (the page fails at start in WebAssembly.Table.set): only newer ones run.
 OPT_VERSION=$(wasm-opt --version 2>/dev/null | awk '{print $3}' || true)

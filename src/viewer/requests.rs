@@ -387,7 +387,7 @@ mod tests {
         workspace.open(&[path], &mut stores);
         let open = workspace.current().expect("the walk is open");
         assert_eq!(open.file.value.events.len(), 2, "the file keeps its own");
-        assert_eq!(open.events_played(), [swing.clone()]);
+        assert_eq!(open.events_played(), std::slice::from_ref(&swing));
         let played = stores.clips.get(&open.handle).expect("the clip the rig plays");
         assert_eq!(played.events(), [swing]);
     }
