@@ -6,7 +6,9 @@
 //! community's, on the Biped and on a skeleton of the game's size. An app with the rigs and no player is
 //! the baseline that both include (transform propagation, scheduling).
 //! The crowd path's level of detail ([`AniLod`]) is measured apart,
-//! against itself posing every frame.
+//! against itself posing every frame; so is what retargeting costs at bind
+//! time (a Mixamo character given ten clips, from its spawn to its first
+//! pose).
 //!
 //! Run: `cargo bench --no-default-features --features plugin --bench pose`
 
@@ -23,7 +25,7 @@ use bevy_io3d::plugin::{
     AniBinding, AniClip, AniLod, AniPlayer, AniRetarget, Axes, ClipSpace, Io3dPlugin, PoseOutput, RigBones, SklRig,
     SklSkeleton, to_bevy_clip,
 };
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 
 mod common;
 #[path = "../tests/mixamo/mod.rs"]
@@ -283,5 +285,53 @@ fn retargeted(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, one_clip, crossfade, level_of_detail, retargeted);
+/// How many clips [`retarget_at_bind`]'s character plays.
+const CLIPS: usize = 10;
+
+/// An app with one Mixamo-shaped character, not updated yet, playing
+/// [`CLIPS`] clips of the Biped (the walk, idle and attack, each its own
+/// asset) as loops, retargeted: nothing is made for its bones yet.
+fn ten_clip_app() -> (App, Entity, Vec<AssetId<AniClip>>) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, Io3dPlugin::default()));
+    let skeleton = Skeleton::from_bytes(&asset("biped.skl")).expect("a skeleton");
+    let biped = Rig::new(&skeleton).expect("a tree");
+    let files = ["biped_walk_4002.ani", "biped_idle_4002.ani", "biped_attack_4002.ani"];
+    let animations: Vec<Animation> = files.map(|f| Animation::from_bytes(&asset(f)).expect("an animation")).into();
+    let world = app.world_mut();
+    let source = world.resource_mut::<Assets<SklSkeleton>>().add(SklSkeleton { skeleton, rig: biped.clone() });
+    let mut player = AniPlayer::default();
+    let mut ids = Vec::new();
+    for i in 0..CLIPS {
+        let clip = world.resource_mut::<Assets<AniClip>>().add(AniClip::new(animations[i % 3].clone()));
+        ids.push(clip.id());
+        player.play_loop(clip, Loop::faded(100.0));
+    }
+    let root = world.spawn((player, AniRetarget::new(source))).id();
+    mixamo::spawn_bones(world, root, &biped, 0.7);
+    (app, root, ids)
+}
+
+/// A Mixamo-shaped character given ten clips to play retargeted, from its
+/// spawn to its first pose: binding makes each clip for its bones (a new
+/// app each time, so nothing is shared from before).
+fn retarget_at_bind(c: &mut Criterion) {
+    let mut group = c.benchmark_group("Mixamo character, retargeted at bind");
+    group.sample_size(10);
+    group.bench_function(BenchmarkId::new("spawn to first pose, clips", CLIPS), |b| {
+        b.iter_batched(
+            ten_clip_app,
+            |(mut app, root, ids)| {
+                app.update();
+                let binding = app.world().get::<AniBinding>(root).expect("a player");
+                assert!(ids.iter().all(|&id| binding.clip(id).is_some()), "every clip bound on the first frame");
+                app
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, one_clip, crossfade, level_of_detail, retargeted, retarget_at_bind);
 criterion_main!(benches);

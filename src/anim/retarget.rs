@@ -2,7 +2,7 @@
 //! normalised names, and with both skeletons, correcting rotations for the
 //! difference in rest pose and scaling root travel by the hip heights.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use thiserror::Error;
 
@@ -162,29 +162,7 @@ pub fn rename(animation: &Animation, map: &BoneMap) -> (Animation, Vec<String>) 
 /// track's times. The clip is in `animation`'s version, with the tracks of
 /// mapped bones in the target's order.
 pub fn retarget(animation: &Animation, map: &BoneMap, source: &Rig, target: &Rig, rest: RestPoses) -> Retargeted {
-    let retargeter = Retargeter::new(map, &RetargetSource::of(source), target, rest);
-    let clip = Clip::new(animation);
-    let mut tracks = Vec::new();
-    for (bone, src) in retargeter.mapped() {
-        let Some(track) = animation.track(&source.names[src]) else { continue };
-        let keys = track
-            .keys
-            .iter()
-            .map(|key| {
-                let world = source.unit_world_pose(&clip, key.time_ms as f32);
-                let pose = retargeter.local(&world, bone);
-                Key::new(key.time_ms, pose.position, pose.rotation)
-            })
-            .collect();
-        tracks.push(Track { bone: FileString::from(target.names[bone].clone()), weight: track.weight, keys });
-    }
-    let unmapped = animation.tracks.iter().filter(|t| map.target_of(&t.bone).is_none());
-    let dropped = unmapped.map(|t| t.bone.to_text()).collect();
-    Retargeted {
-        animation: Animation { tracks, ..animation.clone() },
-        dropped,
-        alignment: retargeter.alignment_report(),
-    }
+    Retargeter::new(map, &RetargetSource::of(source), target, rest).retarget(animation, map, source)
 }
 
 /// A retargeted clip and what was done to make it.
@@ -287,6 +265,37 @@ pub struct Retargeter<'a> {
 }
 
 impl<'a> Retargeter<'a> {
+    /// The rig it retargets onto.
+    pub fn target(&self) -> &Rig {
+        self.target
+    }
+
+    /// `animation`, played on `source`, on the target through `map` (the
+    /// map this retargeter was made with): a track for each mapped target
+    /// bone whose source bone has one, a key at each of its keys' times.
+    /// The source's model-space pose is composed once a key time, however
+    /// many tracks key it (not once a key), so that one retargeter serves
+    /// every clip of a rig.
+    pub fn retarget(&self, animation: &Animation, map: &BoneMap, source: &Rig) -> Retargeted {
+        let clip = Clip::new(animation);
+        let mut worlds: BTreeMap<i32, Vec<BonePose>> = BTreeMap::new();
+        let mut tracks = Vec::new();
+        for (bone, src) in self.mapped() {
+            let Some(track) = animation.track(&source.names[src]) else { continue };
+            let mut keys = Vec::with_capacity(track.keys.len());
+            for key in &track.keys {
+                let world =
+                    worlds.entry(key.time_ms).or_insert_with(|| source.unit_world_pose(&clip, key.time_ms as f32));
+                let pose = self.local(world, bone);
+                keys.push(Key::new(key.time_ms, pose.position, pose.rotation));
+            }
+            tracks.push(Track { bone: FileString::from(self.target.names[bone].clone()), weight: track.weight, keys });
+        }
+        let unmapped = animation.tracks.iter().filter(|t| map.target_of(&t.bone).is_none());
+        let dropped = unmapped.map(|t| t.bone.to_text()).collect();
+        Retargeted { animation: Animation { tracks, ..animation.clone() }, dropped, alignment: self.alignment_report() }
+    }
+
     /// Matches `map`'s names in both skeletons. The scale is the target
     /// root's rest height over that of the source bone mapped to it (or
     /// of the source's first bone).

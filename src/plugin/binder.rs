@@ -173,18 +173,22 @@ pub(crate) fn bind_players(
         let in_use: Vec<AssetId<AniClip>> = player.clips_in_use().collect();
         binding.clips.retain(|id| in_use.contains(&id) && !reloaded.contains(&id));
         let main_rebinds = main.is_some_and(|main| !binding.clips.contains(main));
+        let mut to_bind: Vec<(AssetId<AniClip>, &AniClip)> = Vec::new();
         for id in in_use {
-            if binding.clips.contains(id) {
-                continue;
+            let new = !binding.clips.contains(id) && !to_bind.iter().any(|(bound, _)| *bound == id);
+            if let Some(clip) = clips.get(id).filter(|_| new) {
+                to_bind.push((id, clip));
             }
-            if let Some(clip) = clips.get(id) {
-                let made = with.map(|with| retargeted.get(id, clip, with, &binding));
-                if let Some(travel) = made.as_ref().and_then(|m| m.travel_bone.as_deref()) {
-                    binding.follow_root(travel);
-                }
-                let bound = binding.bind_clip(clip, made.map(|m| m.clip));
-                binding.clips.insert(id, bound);
+        }
+        // Retargeted together: the player's bones are read as a rig once.
+        let mut made = with.map(|with| retargeted.get(&to_bind, with, &binding)).unwrap_or_default().into_iter();
+        for (id, clip) in to_bind {
+            let made = with.and(made.next());
+            if let Some(travel) = made.as_ref().and_then(|m| m.travel_bone.as_deref()) {
+                binding.follow_root(travel);
             }
+            let bound = binding.bind_clip(clip, made.map(|m| m.clip));
+            binding.clips.insert(id, bound);
         }
         let main_bound = main.is_none_or(|main| binding.clips.contains(main));
         if main_bound != binding.main_bound || main_rebinds {

@@ -20,7 +20,7 @@ use bevy::ecs::prelude::*;
 use bevy::reflect::{Reflect, TypePath};
 
 use crate::anim::retarget::{RetargetSource, Retargeter, suggest_map};
-use crate::anim::{BoneMap, BoneNames, BonePose, Clip, RestPoses, Rig, retarget};
+use crate::anim::{BoneMap, BoneNames, BonePose, Clip, RestPoses, Rig};
 
 use super::assets::{AniClip, Io3dLoadError, SklSkeleton, read_all};
 use super::binding::AniBinding;
@@ -156,19 +156,39 @@ impl<'a> Retargeting<'a> {
 pub struct RetargetedClips(HashMap<(AssetId<AniClip>, AssetId<SklSkeleton>, u64), RetargetedClip>);
 
 impl RetargetedClips {
-    /// The clip retargeted onto the player's bones (made now, or shared).
+    /// Each of `clips` retargeted onto the player's bones, in order: shared
+    /// where made already, else made now. The bones are read as a rig, and
+    /// the map suggested, once for them all; the retargeter is built once,
+    /// and only when a clip must be made.
     pub(super) fn get(
         &mut self,
-        id: AssetId<AniClip>,
-        clip: &AniClip,
+        clips: &[(AssetId<AniClip>, &AniClip)],
         with: Retargeting,
         binding: &AniBinding,
-    ) -> RetargetedClip {
+    ) -> Vec<RetargetedClip> {
+        if clips.is_empty() {
+            return Vec::new();
+        }
         let Retargeting { source_id, source, map } = with;
         let target = target_rig(binding);
         let map = map.cloned().unwrap_or_else(|| suggested(&source.rig, &target));
-        let key = (id, source_id, shape(&target, &map));
-        self.0.entry(key).or_insert_with(|| make(clip, &map, &source.rig, &target)).clone()
+        let shape = shape(&target, &map);
+        let mut retargeter = None;
+        let mut made = Vec::with_capacity(clips.len());
+        for &(id, clip) in clips {
+            let key = (id, source_id, shape);
+            if let Some(shared) = self.0.get(&key) {
+                made.push(shared.clone());
+                continue;
+            }
+            let retargeter = retargeter.get_or_insert_with(|| {
+                Retargeter::new(&map, &RetargetSource::of(&source.rig), &target, RestPoses::Align)
+            });
+            let new = make(clip, retargeter, &map, &source.rig);
+            self.0.insert(key, new.clone());
+            made.push(new);
+        }
+        made
     }
 
     /// Forgets what was made from a clip or a skeleton whose file changed
@@ -178,10 +198,10 @@ impl RetargetedClips {
     }
 }
 
-fn make(clip: &AniClip, map: &BoneMap, source: &Rig, target: &Rig) -> RetargetedClip {
-    let made = retarget::retarget(&clip.animation, map, source, target, RestPoses::Align);
-    let retargeter = Retargeter::new(map, &RetargetSource::of(source), target, RestPoses::Align);
-    let travel_bone = retargeter.top().map(|bone| crate::anim::names::bone_name(&target.names[bone]).into_owned());
+fn make(clip: &AniClip, retargeter: &Retargeter, map: &BoneMap, source: &Rig) -> RetargetedClip {
+    let made = retargeter.retarget(&clip.animation, map, source);
+    let travel_bone =
+        retargeter.top().map(|bone| crate::anim::names::bone_name(&retargeter.target().names[bone]).into_owned());
     let mut played = Clip::new(&made.animation);
     // The clip's events (an `.ant` sidecar's too) as the player fires them.
     played.events.clone_from(&clip.clip.events);
