@@ -167,7 +167,7 @@ pub(crate) fn bind_players(
         let with = with.flatten();
         let main = player.main_clip_id();
         // The common frame: the clips playing are the clips bound.
-        if reloaded.is_empty() && all_bound(&player, &binding) {
+        if reloaded.is_empty() && player.plays_only_bound(&binding) {
             continue;
         }
         let in_use: Vec<AssetId<AniClip>> = player.clips_in_use().collect();
@@ -214,15 +214,6 @@ pub(crate) fn bind_players(
             commands.entity(bone).try_insert(Io3dBone { player: entity, index });
         }
     }
-}
-
-/// Whether every clip `player` plays, and its main clip, is bound, and
-/// no other: then binding has nothing to do for it until it changes (a
-/// clip that stopped must let its bones go). Posing records when it found
-/// this ([`AniPlayer::bound_at`]), where the player is in cache.
-pub(super) fn all_bound(player: &AniPlayer, binding: &AniBinding) -> bool {
-    player.clips_in_use().all(|id| binding.clips.contains(id))
-        && binding.clips.ids().all(|bound| player.clips_in_use().any(|id| id == bound))
 }
 
 /// Whether binding has nothing to do for `player` this frame (`now`): it

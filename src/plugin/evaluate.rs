@@ -2,14 +2,18 @@
 //! rest pose as the client blends them, in the files' axes, and the root's
 //! motion ([`crate::anim::root_motion`]), or, for a player with a level of
 //! detail ([`super::lod`]), its last poses interpolated on the frames it
-//! skips. The third stage writes the
-//! result: local `Transform`s ([`super::write`]) or the crowd path's model
-//! poses ([`super::world_pose`]).
+//! skips; over all cores. Each player's result is left for the last stage
+//! in its output's form: local poses in Bevy's axes ([`LocalPoses`], for
+//! `write`) or, on the crowd path, model poses composed by the client's
+//! arithmetic ([`ModelPoses`], for `world_pose`).
 
 use bevy::asset::{AssetId, Assets};
 use bevy::ecs::change_detection::Tick;
-use bevy::ecs::entity::Entity;
-use bevy::math::Vec3;
+use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemChangeTick;
+use bevy::math::{Affine3A, Vec3};
+use bevy::transform::components::Transform;
+use bevy::utils::Parallel;
 
 use crate::anim::mixer::{Kind, State};
 use crate::anim::root_motion::{self, ClipRootStep};
@@ -17,15 +21,15 @@ use crate::anim::{BonePose, PoseBlend};
 
 use super::assets::AniClip;
 use super::axes::Axes;
-use super::binder::all_bound;
 use super::binding::AniBinding;
+use super::compose::compose;
 use super::lod::AniLod;
-use super::player::{AniPlayer, RootMotion};
+use super::player::{AniPlayer, LocalPoses, ModelPoses, PoseOutput, RootMotion};
 
 type Id = AssetId<AniClip>;
 
 /// What posing reads and writes of a player, on either path.
-pub(super) type ToPose =
+type ToPose =
     (Entity, &'static mut AniPlayer, &'static AniBinding, Option<&'static mut AniLod>, &'static mut RootMotion);
 
 /// What one thread reuses from player to player while posing.
@@ -35,10 +39,86 @@ pub(crate) struct Posing {
     posed: Vec<BonePose>,
 }
 
+/// Blends each bound player's clips into its [`LocalPoses`] and reports
+/// the root's motion, over all cores: players that write
+/// [`PoseOutput::Transform`] (the world-pose path is
+/// [`pose_world`]). A paused (or stopped) player still
+/// poses its clips at their times, so a seek shows.
+pub(crate) fn pose_players(
+    clips: Res<Assets<AniClip>>,
+    mut players: Query<(ToPose, LocalPose)>,
+    posings: Local<Parallel<Posing>>,
+    ticks: SystemChangeTick,
+) {
+    // A crowd all on the other path has nothing to pose here.
+    if players.iter().all(|(_, (_, output, locals))| *output != PoseOutput::Transform && locals.0.is_empty()) {
+        return;
+    }
+    players.par_iter_mut().for_each_init(
+        || posings.borrow_local_mut(),
+        |posing, ((entity, mut player, binding, lod, mut motion), (&axes, output, mut locals))| {
+            let locals = &mut locals.0;
+            locals.clear();
+            if !binding.is_bound() || *output != PoseOutput::Transform {
+                return;
+            }
+            let player = (&mut *player, binding, lod.map(Mut::into_inner), entity.index_u32(), ticks.this_run());
+            let posed = pose_player(player, &clips, &mut motion, axes, posing);
+            locals.extend(posed.iter().map(|pose| (axes.position(pose.position), axes.rotation(pose.rotation))));
+        },
+    );
+}
+
+/// Where a player's poses go, and in which axes.
+type LocalPose = (&'static Axes, &'static PoseOutput, &'static mut LocalPoses);
+
+/// What one thread reuses from player to player.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    posing: Posing,
+    /// Each bone's pose relative to its chain's anchor, in the files' axes.
+    chained: Vec<BonePose>,
+    /// Each chain's anchor (where a bone's chain starts) relative to the
+    /// player, in Bevy's axes.
+    anchors: Vec<Affine3A>,
+}
+
+/// Blends and composes the model poses of players that write
+/// [`PoseOutput::GlobalTransform`], over all cores, and fills their
+/// [`RootMotion`].
+pub(crate) fn pose_world(
+    clips: Res<Assets<AniClip>>,
+    mut players: Query<(ToPose, WorldPose)>,
+    transforms: Query<&Transform>,
+    scratch: Local<Parallel<Scratch>>,
+    ticks: SystemChangeTick,
+) {
+    // A crowd all on the other path has nothing to pose here.
+    if players.iter().all(|(_, (_, output, poses))| *output != PoseOutput::GlobalTransform && poses.0.is_empty()) {
+        return;
+    }
+    players.par_iter_mut().for_each_init(
+        || scratch.borrow_local_mut(),
+        |scratch, ((entity, mut player, binding, lod, mut motion), (&axes, output, mut poses))| {
+            if !binding.is_bound() || *output != PoseOutput::GlobalTransform {
+                poses.0.clear();
+                return;
+            }
+            let Scratch { posing, chained, anchors } = &mut **scratch;
+            let player = (&mut *player, binding, lod.map(Mut::into_inner), entity.index_u32(), ticks.this_run());
+            let posed = pose_player(player, &clips, &mut motion, axes, posing);
+            compose(binding, posed.iter().copied(), axes, &transforms, (chained, anchors), &mut poses.0);
+        },
+    );
+}
+
+/// Where a player's poses go, and in which axes.
+type WorldPose = (&'static Axes, &'static PoseOutput, &'static mut ModelPoses);
+
 /// A player to pose, as the pose passes hand it over: with its binding,
 /// its level of detail, where it is staggered among the others, and the
 /// pass's change tick.
-pub(super) type PlayerToPose<'a> = (&'a mut AniPlayer, &'a AniBinding, Option<&'a mut AniLod>, u32, Tick);
+type PlayerToPose<'a> = (&'a mut AniPlayer, &'a AniBinding, Option<&'a mut AniLod>, u32, Tick);
 
 /// Poses `player`'s bones, each relative to its parent in the files' axes
 /// with the root held where in-place play holds it, and fills `motion`:
@@ -47,7 +127,7 @@ pub(super) type PlayerToPose<'a> = (&'a mut AniPlayer, &'a AniBinding, Option<&'
 /// its last two poses interpolated. Root motion is the clips' either way.
 /// Records whether every clip it plays was bound (at the pass's tick
 /// `now`), so that binding skips it until it changes.
-pub(super) fn pose_player<'a>(
+fn pose_player<'a>(
     (player, binding, lod, stagger, now): PlayerToPose,
     clips: &Assets<AniClip>,
     motion: &mut RootMotion,
@@ -55,7 +135,7 @@ pub(super) fn pose_player<'a>(
     posing: &'a mut Posing,
 ) -> &'a [BonePose] {
     let Posing { blend, posed } = posing;
-    player.bound_at = all_bound(player, binding).then_some(now);
+    player.bound_at = player.plays_only_bound(binding).then_some(now);
     match lod.and_then(|lod| (!lod.is_full()).then_some(lod)) {
         None => {
             blend_clips(player, binding, clips, blend);

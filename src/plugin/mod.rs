@@ -42,9 +42,9 @@
 //! | `Bind` | `binder::bind_players` | finds each player's named descendants (none below a nested player), binds each clip it plays to them, again when a clip, its file or the hierarchy changes, and marks the bones it writes with [`Io3dBone`] |
 //! | `Advance` | `advance::advance_players` | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
 //! | `Advance` | `lod::lod_by_distance` | sets each [`AniLod`] by its player's distance to the nearest [`AniLodFocus`], where there is one |
-//! | `Pose` | `write::pose_players` | blends the clips per bone as the client does (on the frames its [`AniLod`] skips, interpolates its last two poses), over all cores, into each player's [`LocalPoses`] (a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
+//! | `Pose` | `evaluate::pose_players` | blends the clips per bone as the client does (on the frames its [`AniLod`] skips, interpolates its last two poses), over all cores, into each player's [`LocalPoses`] (a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
 //! | `Pose`, after it | `write::write_local_poses` | copies those poses into the local transforms of the players' bones ([`Io3dBone`]), over all cores |
-//! | `Pose` | `world_pose::pose_world` | the same for players that write [`PoseOutput::GlobalTransform`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`] |
+//! | `Pose` | `evaluate::pose_world` | the same for players that write [`PoseOutput::GlobalTransform`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`] |
 //! | `WorldPose` (after `TransformSystems::Propagate`) | `world_pose::write_world_poses` | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
 //! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
 //!
@@ -66,8 +66,10 @@ mod assets;
 mod axes;
 mod binder;
 mod binding;
+mod by_player;
 #[cfg(feature = "characters")]
 pub mod character;
+mod compose;
 mod evaluate;
 mod export;
 // A reader of a folder on disk: in a browser there is none (Bevy's web
@@ -173,8 +175,8 @@ impl Plugin for Io3dPlugin {
                     binder::bind_players.in_set(Io3dSystems::Bind),
                     advance::advance_players.in_set(Io3dSystems::Advance),
                     lod::lod_by_distance.in_set(Io3dSystems::Advance),
-                    (write::pose_players, write::write_local_poses).chain().in_set(Io3dSystems::Pose),
-                    world_pose::pose_world.in_set(Io3dSystems::Pose),
+                    (evaluate::pose_players, write::write_local_poses).chain().in_set(Io3dSystems::Pose),
+                    evaluate::pose_world.in_set(Io3dSystems::Pose),
                     world_pose::write_world_poses.in_set(Io3dSystems::WorldPose),
                 ),
             );
@@ -212,27 +214,46 @@ mod layering {
         graph
     }
 
-    /// The pose pipeline is in stages (advance, evaluate, write), each a
-    /// module: a stage may use the ones before it and the player's types,
-    /// never the other way round.
+    fn reaches(graph: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str, seen: &mut BTreeSet<String>) -> bool {
+        graph
+            .get(from)
+            .into_iter()
+            .flatten()
+            .any(|next| next == to || (seen.insert(next.clone()) && reaches(graph, next, to, seen)))
+    }
+
+    /// How many modules deep `module` stands: 1 for one that imports no
+    /// sibling (the graph has no circles: see below).
+    fn depth(graph: &BTreeMap<String, BTreeSet<String>>, module: &str) -> usize {
+        1 + graph.get(module).into_iter().flatten().map(|next| depth(graph, next)).max().unwrap_or(0)
+    }
+
     #[test]
     fn no_module_of_the_plugin_imports_itself_through_others() {
         let graph = imports();
         assert!(graph.contains_key("advance") && graph.contains_key("evaluate"), "{graph:?}");
-        fn reaches(
-            graph: &BTreeMap<String, BTreeSet<String>>,
-            from: &str,
-            to: &str,
-            seen: &mut BTreeSet<String>,
-        ) -> bool {
-            graph
-                .get(from)
-                .into_iter()
-                .flatten()
-                .any(|next| next == to || (seen.insert(next.clone()) && reaches(graph, next, to, seen)))
-        }
         for module in graph.keys() {
             assert!(!reaches(&graph, module, module, &mut BTreeSet::new()), "{module} imports itself: {graph:?}");
         }
+    }
+
+    /// The pose pipeline's stages stand side by side, a module each:
+    /// advance (clocks, events), evaluate (blend, root motion, the output's
+    /// form), write (local `Transform`s) and world_pose (`GlobalTransform`s
+    /// on the crowd path). Each reads the player's state it needs; none
+    /// imports another, even through other modules; and no module stands
+    /// more than 7 deep.
+    #[test]
+    fn the_stages_stand_side_by_side_and_the_modules_shallow() {
+        const STAGES: [&str; 4] = ["advance", "evaluate", "write", "world_pose"];
+        let graph = imports();
+        for stage in STAGES {
+            for other in STAGES.iter().filter(|&&other| other != stage) {
+                let through = reaches(&graph, stage, other, &mut BTreeSet::new());
+                assert!(!through, "{stage} imports {other}: {graph:?}");
+            }
+        }
+        let deepest = graph.keys().map(|module| (depth(&graph, module), module)).max().unwrap();
+        assert!(deepest.0 <= 7, "{} stands {} deep: {graph:?}", deepest.1, deepest.0);
     }
 }

@@ -95,7 +95,7 @@ pub struct AniPlayer {
     pub(super) unsettled: bool,
     /// The change tick of the posing that last found every clip this
     /// player plays bound: until the player changes after it, binding has
-    /// nothing to do for it ([`super::binder::settled`]).
+    /// nothing to do for it.
     #[reflect(ignore)]
     pub(super) bound_at: Option<Tick>,
 }
@@ -307,6 +307,15 @@ impl AniPlayer {
     /// Every clip it plays, and its main clip: the clips binding binds.
     pub(super) fn clips_in_use(&self) -> impl Iterator<Item = AssetId<AniClip>> + '_ {
         self.instances().map(|i| i.clip).chain(self.main_clip_id())
+    }
+
+    /// Whether every clip it plays, and its main clip, is bound in
+    /// `binding`, and no other: then binding has nothing to do for it until
+    /// it changes (a clip that stopped must let its bones go). Posing
+    /// records when it found this ([`AniPlayer::bound_at`]).
+    pub(super) fn plays_only_bound(&self, binding: &AniBinding) -> bool {
+        self.clips_in_use().all(|id| binding.clips.contains(id))
+            && binding.clips.ids().all(|bound| self.clips_in_use().any(|id| id == bound))
     }
 }
 
