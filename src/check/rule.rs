@@ -1,7 +1,7 @@
 //! The catalogue of lint rules: every kind of finding, with its stable id,
 //! its one severity and what it means. Findings are made from a [`Rule`],
 //! so a rule cannot be an error in one place and a warning in another, and
-//! `io3d check --rules` and the README list the same rules.
+//! `io3d check --rules` and the CLI reference (`docs/cli.md`) list the same rules.
 
 use std::fmt;
 
@@ -234,11 +234,11 @@ mod tests {
         assert_eq!(columns.len(), 1, "every doc starts in one column:\n{printed}");
     }
 
-    /// The README's list of rules (its `### The lint's rules` section): a
-    /// table of `` | `id` | severity | meaning | `` rows.
-    fn readme_rules() -> BTreeMap<String, (String, String)> {
-        let readme = include_str!("../../README.md");
-        let (_, section) = readme.split_once("\n### The lint's rules\n").expect("README.md has the rules section");
+    /// The CLI reference's list of rules (`docs/cli.md`'s `## The lint's
+    /// rules` section): a table of `` | `id` | severity | meaning | `` rows.
+    fn listed_rules() -> BTreeMap<String, (String, String)> {
+        let readme = include_str!("../../docs/cli.md");
+        let (_, section) = readme.split_once("\n## The lint's rules\n").expect("docs/cli.md has the rules section");
         let section = section.split("\n#").next().unwrap_or(section);
         let rows = section.lines().filter_map(|line| line.strip_prefix("| `"));
         rows.map(|row| {
@@ -250,15 +250,15 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_lists_every_rule_with_its_severity_and_meaning() {
-        let listed = readme_rules();
+    fn the_cli_reference_lists_every_rule_with_its_severity_and_meaning() {
+        let listed = listed_rules();
         let catalogue: BTreeMap<String, (String, String)> =
             (Rule::ALL.iter()).map(|r| (r.id().to_owned(), (r.severity().to_string(), r.doc().to_owned()))).collect();
         for (id, entry) in &catalogue {
-            assert_eq!(listed.get(id), Some(entry), "README.md's rule table lacks or differs on {id}");
+            assert_eq!(listed.get(id), Some(entry), "docs/cli.md's rule table lacks or differs on {id}");
         }
         for id in listed.keys() {
-            assert!(catalogue.contains_key(id), "README.md lists '{id}', which is no rule");
+            assert!(catalogue.contains_key(id), "docs/cli.md lists '{id}', which is no rule");
         }
     }
 }

@@ -53,7 +53,7 @@
 //! fewer (a quarter of the cores goes to I/O and a quarter to async work,
 //! at least one thread each): there every such pass runs on one core. A
 //! game that poses crowds there gives compute every core through
-//! `TaskPoolPlugin` (the README's "Cores" shows how).
+//! `TaskPoolPlugin` (`docs/plugin.md`'s "Cores" shows how).
 //!
 //! Read [`RootMotion`] after `Io3dSystems::Pose` (or in `Update` of the
 //! next frame, a frame late): it is filled there.
