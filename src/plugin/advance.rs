@@ -11,7 +11,7 @@ use crate::anim::InstanceId;
 use crate::anim::mixer::{Fired, Removed};
 
 use super::assets::AniClip;
-use super::player::{AniClipEnded, AniEventFired, AniPlayer};
+use super::player::{AniClipEnded, AniEventFired, AniPlayer, Playback};
 
 type Id = AssetId<AniClip>;
 
@@ -22,16 +22,16 @@ pub(crate) fn advance_players(
     mut commands: Commands,
     time: Res<Time>,
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(Entity, &mut AniPlayer)>,
+    mut players: Query<(Entity, &mut AniPlayer, &mut Playback)>,
     mut fired: Local<Parallel<FiredBy>>,
 ) {
     let delta_ms = time.delta_secs() * 1000.0;
     players.par_iter_mut().for_each_init(
         || fired.borrow_local_mut(),
-        |fired, (entity, mut player)| {
+        |fired, (entity, mut player, mut playback)| {
             let FiredBy { passed, by, ended } = &mut **fired;
             passed.clear();
-            advance(&mut player, delta_ms, &clips, passed);
+            advance((&mut player, &mut playback), delta_ms, &clips, passed);
             by.extend(passed.drain(..).map(|event| (entity, event)));
             ended.extend(player.mixer.take_removed().into_iter().map(|removed| (entity, removed)));
         },
@@ -59,7 +59,12 @@ pub(crate) struct FiredBy {
 
 /// Moves one player's clips by `delta_ms` times its speed, adding the
 /// events passed to `fired`.
-fn advance(player: &mut AniPlayer, delta_ms: f32, clips: &Assets<AniClip>, fired: &mut Vec<Fired<Id>>) {
+fn advance(
+    (player, playback): (&mut AniPlayer, &mut Playback),
+    delta_ms: f32,
+    clips: &Assets<AniClip>,
+    fired: &mut Vec<Fired<Id>>,
+) {
     let restarted = player.main.map(|m| m.0);
     player.follow_main_clip();
     let restarted = player.main.map(|m| m.0) != restarted;
@@ -79,21 +84,21 @@ fn advance(player: &mut AniPlayer, delta_ms: f32, clips: &Assets<AniClip>, fired
     // that seeks or starts a new main clip still settles it by no time,
     // so that a paused player shows the clip it was given (its weight
     // rises from 0 on that update).
-    player.unsettled |= still_by_request;
-    if player.paused && !player.unsettled {
+    playback.unsettled |= still_by_request;
+    if player.paused && !playback.unsettled {
         player.mixer.stop()
     } else {
         player.mixer.resume()
     }
     if player.mixer.is_stopped() {
-        player.steps.clear();
+        playback.steps.clear();
     } else if delta >= 0.0 {
         player.mixer.advance(delta, lookup, fired);
-        player.steps.clear();
-        player.steps.extend(player.mixer.instances().map(|i| (i.id, i.step())));
-        player.unsettled = !player.mixer.instances().all(|i| lookup(i.clip).is_some());
+        playback.steps.clear();
+        playback.steps.extend(player.mixer.instances().map(|i| (i.id, i.step())));
+        playback.unsettled = !player.mixer.instances().all(|i| lookup(i.clip).is_some());
     } else {
-        player.steps = player.mixer.rewind(delta, lookup, fired);
+        playback.steps = player.mixer.rewind(delta, lookup, fired);
     }
     let AniPlayer { handles, mixer, .. } = player;
     handles.retain(|h| mixer.instances().any(|i| i.clip == h.id()));

@@ -14,7 +14,7 @@ use bevy::transform::components::Transform;
 use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
 use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone, Ownership};
-use super::player::AniPlayer;
+use super::player::{AniPlayer, Playback};
 use super::retarget::{AniBoneMap, AniRetarget, RetargetedClips, Retargeting};
 use super::rig::{BoneRest, RigBones, SklRig, modified};
 
@@ -28,7 +28,7 @@ type Bindable = Or<(Without<SklRig>, With<RigBones>)>;
 /// A player with its binding, rig, axes and retargeting, if any.
 type PlayerToBind = (
     Entity,
-    Ref<'static, AniPlayer>,
+    (Ref<'static, AniPlayer>, &'static Playback),
     &'static mut AniBinding,
     Option<&'static RigBones>,
     &'static Axes,
@@ -142,10 +142,10 @@ pub(crate) fn bind_players(
     retargeted.forget(&reloaded, &reloaded_skeletons);
     let regrown = hierarchy.regrown(&players);
     let files_changed = !(reloaded.is_empty() && reloaded_skeletons.is_empty() && reloaded_maps.is_empty());
-    for (entity, player, mut binding, rig, &axes, retarget) in &mut players {
+    for (entity, (player, playback), mut binding, rig, &axes, retarget) in &mut players {
         let outside_unchanged =
             !files_changed && !regrown.contains(&entity) && !retarget.as_ref().is_some_and(Ref::is_changed);
-        if outside_unchanged && settled(&player, &binding, axes, ticks.this_run()) {
+        if outside_unchanged && settled((&player, playback), &binding, axes, ticks.this_run()) {
             continue;
         }
         let retarget = retarget.as_deref();
@@ -222,7 +222,7 @@ pub(crate) fn bind_players(
 /// caller's to check. This spares every settled player of a crowd the
 /// lookups a full check makes in memory no other pass of the frame
 /// touches (its root's name, its clips' bindings).
-fn settled(player: &Ref<AniPlayer>, binding: &AniBinding, axes: Axes, now: Tick) -> bool {
+fn settled((player, playback): (&Ref<AniPlayer>, &Playback), binding: &AniBinding, axes: Axes, now: Tick) -> bool {
     let unchanged_since = |at: Tick| !player.last_changed().is_newer_than(at, now);
-    binding.is_bound() && binding.rest_axes == Some(axes) && player.bound_at.is_some_and(unchanged_since)
+    binding.is_bound() && binding.rest_axes == Some(axes) && playback.bound_at.is_some_and(unchanged_since)
 }

@@ -24,13 +24,19 @@ use super::axes::Axes;
 use super::binding::AniBinding;
 use super::compose::compose;
 use super::lod::AniLod;
-use super::player::{AniPlayer, LocalPoses, ModelPoses, PoseOutput, RootMotion};
+use super::player::{AniPlayer, LocalOutput, LocalPoses, ModelPoses, Playback, RootMotion, WorldOutput};
 
 type Id = AssetId<AniClip>;
 
 /// What posing reads and writes of a player, on either path.
-type ToPose =
-    (Entity, &'static mut AniPlayer, &'static AniBinding, Option<&'static mut AniLod>, &'static mut RootMotion);
+type ToPose = (
+    Entity,
+    &'static mut AniPlayer,
+    &'static mut Playback,
+    &'static AniBinding,
+    Option<&'static mut AniLod>,
+    &'static mut RootMotion,
+);
 
 /// What one thread reuses from player to player while posing.
 #[derive(Default)]
@@ -41,28 +47,25 @@ pub(crate) struct Posing {
 
 /// Blends each bound player's clips into its [`LocalPoses`] and reports
 /// the root's motion, over all cores: players that write
-/// [`PoseOutput::Transform`] (the world-pose path is
+/// [`super::PoseOutput::Transform`] (the world-pose path is
 /// [`pose_world`]). A paused (or stopped) player still
 /// poses its clips at their times, so a seek shows.
 pub(crate) fn pose_players(
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(ToPose, LocalPose)>,
+    mut players: Query<(ToPose, LocalPose), With<LocalOutput>>,
     posings: Local<Parallel<Posing>>,
     ticks: SystemChangeTick,
 ) {
-    // A crowd all on the other path has nothing to pose here.
-    if players.iter().all(|(_, (_, output, locals))| *output != PoseOutput::Transform && locals.0.is_empty()) {
-        return;
-    }
     players.par_iter_mut().for_each_init(
         || posings.borrow_local_mut(),
-        |posing, ((entity, mut player, binding, lod, mut motion), (&axes, output, mut locals))| {
+        |posing, ((entity, mut player, mut playback, binding, lod, mut motion), (&axes, mut locals))| {
             let locals = &mut locals.0;
             locals.clear();
-            if !binding.is_bound() || *output != PoseOutput::Transform {
+            if !binding.is_bound() {
                 return;
             }
-            let player = (&mut *player, binding, lod.map(Mut::into_inner), entity.index_u32(), ticks.this_run());
+            let player =
+                (&mut *player, &mut *playback, binding, lod.map(Mut::into_inner), entity.index_u32(), ticks.this_run());
             let posed = pose_player(player, &clips, &mut motion, axes, posing);
             locals.extend(posed.iter().map(|pose| (axes.position(pose.position), axes.rotation(pose.rotation))));
         },
@@ -70,7 +73,7 @@ pub(crate) fn pose_players(
 }
 
 /// Where a player's poses go, and in which axes.
-type LocalPose = (&'static Axes, &'static PoseOutput, &'static mut LocalPoses);
+type LocalPose = (&'static Axes, &'static mut LocalPoses);
 
 /// What one thread reuses from player to player.
 #[derive(Default)]
@@ -84,28 +87,25 @@ pub(crate) struct Scratch {
 }
 
 /// Blends and composes the model poses of players that write
-/// [`PoseOutput::GlobalTransform`], over all cores, and fills their
+/// [`super::PoseOutput::GlobalTransform`], over all cores, and fills their
 /// [`RootMotion`].
 pub(crate) fn pose_world(
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(ToPose, WorldPose)>,
+    mut players: Query<(ToPose, WorldPose), With<WorldOutput>>,
     transforms: Query<&Transform>,
     scratch: Local<Parallel<Scratch>>,
     ticks: SystemChangeTick,
 ) {
-    // A crowd all on the other path has nothing to pose here.
-    if players.iter().all(|(_, (_, output, poses))| *output != PoseOutput::GlobalTransform && poses.0.is_empty()) {
-        return;
-    }
     players.par_iter_mut().for_each_init(
         || scratch.borrow_local_mut(),
-        |scratch, ((entity, mut player, binding, lod, mut motion), (&axes, output, mut poses))| {
-            if !binding.is_bound() || *output != PoseOutput::GlobalTransform {
+        |scratch, ((entity, mut player, mut playback, binding, lod, mut motion), (&axes, mut poses))| {
+            if !binding.is_bound() {
                 poses.0.clear();
                 return;
             }
             let Scratch { posing, chained, anchors } = &mut **scratch;
-            let player = (&mut *player, binding, lod.map(Mut::into_inner), entity.index_u32(), ticks.this_run());
+            let player =
+                (&mut *player, &mut *playback, binding, lod.map(Mut::into_inner), entity.index_u32(), ticks.this_run());
             let posed = pose_player(player, &clips, &mut motion, axes, posing);
             compose(binding, posed.iter().copied(), axes, &transforms, (chained, anchors), &mut poses.0);
         },
@@ -113,12 +113,12 @@ pub(crate) fn pose_world(
 }
 
 /// Where a player's poses go, and in which axes.
-type WorldPose = (&'static Axes, &'static PoseOutput, &'static mut ModelPoses);
+type WorldPose = (&'static Axes, &'static mut ModelPoses);
 
 /// A player to pose, as the pose passes hand it over: with its binding,
 /// its level of detail, where it is staggered among the others, and the
 /// pass's change tick.
-type PlayerToPose<'a> = (&'a mut AniPlayer, &'a AniBinding, Option<&'a mut AniLod>, u32, Tick);
+type PlayerToPose<'a> = (&'a mut AniPlayer, &'a mut Playback, &'a AniBinding, Option<&'a mut AniLod>, u32, Tick);
 
 /// Poses `player`'s bones, each relative to its parent in the files' axes
 /// with the root held where in-place play holds it, and fills `motion`:
@@ -128,14 +128,14 @@ type PlayerToPose<'a> = (&'a mut AniPlayer, &'a AniBinding, Option<&'a mut AniLo
 /// Records whether every clip it plays was bound (at the pass's tick
 /// `now`), so that binding skips it until it changes.
 fn pose_player<'a>(
-    (player, binding, lod, stagger, now): PlayerToPose,
+    (player, playback, binding, lod, stagger, now): PlayerToPose,
     clips: &Assets<AniClip>,
     motion: &mut RootMotion,
     axes: Axes,
     posing: &'a mut Posing,
 ) -> &'a [BonePose] {
     let Posing { blend, posed } = posing;
-    player.bound_at = player.plays_only_bound(binding).then_some(now);
+    playback.bound_at = player.plays_only_bound(binding).then_some(now);
     match lod.and_then(|lod| (!lod.is_full()).then_some(lod)) {
         None => {
             blend_clips(player, binding, clips, blend);
@@ -157,7 +157,7 @@ fn pose_player<'a>(
     let start = main_root_start(player, binding);
     *motion = root
         .zip(root_pose)
-        .and_then(|(root, pose)| root_motion(player, binding, clips, root, pose.position, start))
+        .and_then(|(root, pose)| root_motion((player, playback), binding, clips, root, pose.position, start))
         .map(|motion| motion.in_axes(axes))
         .unwrap_or_default();
     if let Some((pose, start)) = root.and_then(|root| posed.get_mut(root)).zip(start).filter(|_| player.in_place) {
@@ -205,7 +205,7 @@ fn main_clip(player: &AniPlayer) -> Option<Id> {
 /// root track mixed by the clips' weights, and the distance from `start`
 /// (the main clip's start). `None` when no clip has a root track.
 fn root_motion(
-    player: &AniPlayer,
+    (player, playback): (&AniPlayer, &Playback),
     binding: &AniBinding,
     clips: &Assets<AniClip>,
     root: usize,
@@ -216,7 +216,7 @@ fn root_motion(
     if !player.instances().any(|i| ends(i.clip).is_some()) {
         return None;
     }
-    let steps = player.steps.iter().filter_map(|(id, step)| {
+    let steps = playback.steps.iter().filter_map(|(id, step)| {
         // Waiting clips are not in the pose, nor in its motion.
         let instance = player.mixer.instance(*id).filter(|i| i.state() != State::Wait)?;
         let clip = clips.get(instance.clip)?;

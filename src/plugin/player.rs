@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use bevy::asset::{AssetId, Handle};
 use bevy::ecs::change_detection::Tick;
+use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::prelude::*;
+use bevy::ecs::world::DeferredWorld;
 use bevy::math::{Affine3A, Quat, Vec3};
 use bevy::reflect::{Reflect, reflect_remote, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
@@ -47,7 +49,7 @@ enum ReflectedRepeatMode {
 /// still exact to a quarter of a millisecond).
 #[derive(Component, Debug, Clone, Reflect)]
 #[reflect(Component, Default)]
-#[require(AniBinding, RootMotion, Transform, Axes, PoseOutput, ModelPoses, LocalPoses)]
+#[require(AniBinding, RootMotion, Transform, Axes, PoseOutput, ModelPoses, LocalPoses, Playback)]
 pub struct AniPlayer {
     /// The main clip, which `repeat`, [`AniPlayer::seek`] and
     /// [`AniPlayer::time_ms`] act on: changing it cuts to the new clip from
@@ -86,18 +88,21 @@ pub struct AniPlayer {
     pub(super) main: Option<(InstanceId, AssetId<AniClip>, RepeatMode)>,
     #[reflect(ignore)]
     pub(super) pending_seek: Option<f32>,
+}
+
+/// What the plugin keeps of a player's playing, apart from what the game
+/// writes ([`AniPlayer`]): its stages' bookkeeping, private to them.
+#[derive(Component, Debug, Clone, Default)]
+pub(super) struct Playback {
     /// Each instance's last step, for root motion.
-    #[reflect(ignore)]
-    pub(super) steps: Vec<(InstanceId, Step)>,
+    pub steps: Vec<(InstanceId, Step)>,
     /// A seek or a new main clip waits to be settled by an update of no
     /// time, even while paused (until every clip playing has loaded).
-    #[reflect(ignore)]
-    pub(super) unsettled: bool,
+    pub unsettled: bool,
     /// The change tick of the posing that last found every clip this
     /// player plays bound: until the player changes after it, binding has
     /// nothing to do for it.
-    #[reflect(ignore)]
-    pub(super) bound_at: Option<Tick>,
+    pub bound_at: Option<Tick>,
 }
 
 /// A player with nothing to play, for a game that starts clips with the
@@ -115,9 +120,6 @@ impl Default for AniPlayer {
             handles: Vec::new(),
             main: None,
             pending_seek: None,
-            steps: Vec::new(),
-            unsettled: false,
-            bound_at: None,
         }
     }
 }
@@ -312,7 +314,7 @@ impl AniPlayer {
     /// Whether every clip it plays, and its main clip, is bound in
     /// `binding`, and no other: then binding has nothing to do for it until
     /// it changes (a clip that stopped must let its bones go). Posing
-    /// records when it found this ([`AniPlayer::bound_at`]).
+    /// records when it found this ([`Playback::bound_at`]).
     pub(super) fn plays_only_bound(&self, binding: &AniBinding) -> bool {
         self.clips_in_use().all(|id| binding.clips.contains(id))
             && binding.clips.ids().all(|bound| self.clips_in_use().any(|id| id == bound))
@@ -327,7 +329,12 @@ impl AniPlayer {
 /// [`PoseOutput::GlobalTransform`] for many characters whose bones only
 /// skin meshes: it costs about half as much a bone and spreads over the
 /// cores.
+///
+/// It is immutable: insert another to change the path (the plugin then
+/// marks the player for that path's passes, which pick their players by
+/// a query filter, and empties the other path's poses).
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Reflect)]
+#[component(immutable, on_insert = mark_output)]
 #[reflect(Component, Default)]
 pub enum PoseOutput {
     /// Each bone's local `Transform`, in [`super::Io3dSystems::Pose`];
@@ -345,6 +352,28 @@ pub enum PoseOutput {
     /// other than 1, or entities that are not bones sit between bones,
     /// the chain below is composed with Bevy's arithmetic instead.
     GlobalTransform,
+}
+
+/// Marks a player whose poses go into bones' local `Transform`s
+/// ([`PoseOutput::Transform`]): the `Transform` path's passes pick these.
+#[derive(Component, Debug, Default)]
+pub(super) struct LocalOutput;
+
+/// Marks a player whose poses go into bones' `GlobalTransform`s
+/// ([`PoseOutput::GlobalTransform`]): the crowd path's passes pick these.
+#[derive(Component, Debug, Default)]
+pub(super) struct WorldOutput;
+
+/// Marks the player for its output's passes, and empties the other
+/// path's poses, so that no pass writes its bones from poses left there.
+fn mark_output(mut world: DeferredWorld, context: HookContext) {
+    let Some(&output) = world.get::<PoseOutput>(context.entity) else { return };
+    let mut commands = world.commands();
+    let mut player = commands.entity(context.entity);
+    match output {
+        PoseOutput::Transform => player.remove::<WorldOutput>().insert((LocalOutput, ModelPoses::default())),
+        PoseOutput::GlobalTransform => player.remove::<LocalOutput>().insert((WorldOutput, LocalPoses::default())),
+    };
 }
 
 /// Each bone's pose relative to the player, in Bevy's axes, in the order
