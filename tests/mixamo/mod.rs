@@ -60,6 +60,7 @@ pub fn rest(biped: &Rig, arm_turn: f32) -> Vec<BonePose> {
 }
 
 /// The same as a rig in game units (no armature node).
+#[allow(dead_code)] // The pose bench's: the tests check against the Biped itself.
 pub fn rig(biped: &Rig, arm_turn: f32) -> Rig {
     let names: Vec<Vec<u8>> = MIXAMO.iter().map(|(_, name, _)| name.as_bytes().to_vec()).collect();
     let index = |name: &str| MIXAMO.iter().position(|(_, n, _)| *n == name).expect("a parent");
