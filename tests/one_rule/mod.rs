@@ -178,11 +178,19 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// What `io3d mirror`, `retarget`, `join`, `trim`, `resample` and
-    /// `events` run, on names and keys of every kind: no panic.
+    /// `events` run, on names and keys of every kind: no panic, and the
+    /// names that come out are the ones the edit's rule gives, byte for
+    /// byte: each track's partner's for a mirror (up to the first zero, as
+    /// the client reads names), the map's targets for a rename, A's
+    /// tracks then B's new ones for a join, the same names for a trim or a
+    /// resample.
     #[test]
     fn edits_take_any_bone_names(a in any_clip(), b in any_clip(), cut in (0i32..3000, 0i32..3000), step in -5i32..500) {
         let biped_rig = Rig::new(&biped::skeleton()).unwrap();
-        let _ = mirror(&a, &biped_rig);
+        let names = |clip: &Animation| clip.tracks.iter().map(|t| t.bone.as_bytes().to_vec()).collect::<Vec<_>>();
+        let mirrored = mirror(&a, &biped_rig);
+        let partners: Vec<Vec<u8>> = a.tracks.iter().map(|t| partner(t.bone.c_str())).collect();
+        prop_assert_eq!(names(&mirrored), partners);
         for track in &a.tracks {
             let (name, other) = (track.bone.as_bytes(), partner(track.bone.as_bytes()));
             prop_assert!(partner(&other).eq_ignore_ascii_case(name), "a partner's partner is the name");
@@ -194,14 +202,24 @@ proptest! {
             let source: Vec<String> = a.tracks.iter().map(|t| t.bone.to_text()).collect();
             let target: Vec<String> = biped::BONES.iter().map(|(n, _)| (*n).to_owned()).collect();
             let map = suggest_map(&source, &target);
-            let _ = rename(&a, &map);
+            let renamed = rename(&a, &map).0;
+            let targets: Vec<Vec<u8>> =
+                a.tracks.iter().filter_map(|t| map.target_of(&t.bone)).map(|t| t.as_bytes().to_vec()).collect();
+            prop_assert_eq!(names(&renamed), targets);
             for rest in [RestPoses::Align, RestPoses::Keep] {
                 let _ = retarget(&a, &map, &rig, &biped_rig, rest);
             }
         }
-        let _ = join(&a, &b);
-        let _ = trim(&a, cut.0, cut.1);
-        let _ = resample(&a, step);
+        if let Ok(joined) = join(&a, &b) {
+            let new_in_b = b.tracks.iter().filter(|t| a.track(t.bone.c_str()).is_none()).map(|t| t.bone.as_bytes().to_vec());
+            prop_assert_eq!(names(&joined), names(&a).into_iter().chain(new_in_b).collect::<Vec<_>>());
+        }
+        if let Ok(trimmed) = trim(&a, cut.0, cut.1) {
+            prop_assert_eq!(names(&trimmed), names(&a));
+        }
+        if let Ok(resampled) = resample(&a, step) {
+            prop_assert_eq!(names(&resampled), names(&a));
+        }
         let mut edited = a.clone();
         let added = edited.add_event(b.events.first().cloned().unwrap_or(Event {
             kind: FileString::from("motion_sound"),
