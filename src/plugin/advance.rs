@@ -110,3 +110,34 @@ fn trigger(commands: &mut Commands, entity: Entity, clips: &Assets<AniClip>, fir
         commands.trigger(event);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Animation;
+
+    /// A seek on a paused player settles by an update of no time, once its
+    /// clip is there (and not before), fires nothing and leaves one step
+    /// of no travel; the next update, still paused, stands still.
+    #[test]
+    fn a_seek_on_a_paused_player_settles_by_no_time_once_its_clip_is_there() {
+        let bytes = include_bytes!("../../assets/resource/animation/biped_walk_4002.ani");
+        let mut clips = Assets::<AniClip>::default();
+        let walk = AniClip::new(Animation::from_bytes(bytes).unwrap());
+        let handle = bevy::asset::Handle::<AniClip>::default();
+        let mut player = AniPlayer::new(handle.clone());
+        player.paused = true;
+        player.seek(400.0);
+        let (mut playback, mut fired) = (Playback::default(), Vec::new());
+        advance((&mut player, &mut playback), 16.0, &clips, &mut fired);
+        assert!(playback.unsettled, "its clip is not there yet");
+        clips.insert(&handle, walk).unwrap();
+        advance((&mut player, &mut playback), 16.0, &clips, &mut fired);
+        assert_eq!(player.time_ms(), 400.0);
+        assert!(!playback.unsettled && fired.is_empty());
+        assert_eq!(playback.steps.iter().map(|(_, s)| s.moved_ms).collect::<Vec<_>>(), [0.0]);
+        advance((&mut player, &mut playback), 16.0, &clips, &mut fired);
+        assert_eq!(player.time_ms(), 400.0, "paused");
+        assert!(playback.steps.is_empty(), "no step while stopped");
+    }
+}

@@ -28,3 +28,27 @@ impl<T: Copy> LastPlayer<T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_of_one_players_bones_looks_the_player_up_once() {
+        let (a, b) = (Entity::from_raw_u32(1).unwrap(), Entity::from_raw_u32(2).unwrap());
+        let mut last = LastPlayer::default();
+        let mut lookups = Vec::new();
+        for player in [a, a, a, b, b, a] {
+            let found = last.get(player, |p| {
+                lookups.push(p);
+                Some(p.index_u32())
+            });
+            assert_eq!(found, Some(player.index_u32()));
+        }
+        assert_eq!(lookups, [a, b, a], "once a run of bones, again when the player changes");
+        // A player not found is remembered as not found.
+        let mut missing = LastPlayer::<u32>::default();
+        assert_eq!(missing.get(a, |_| None), None);
+        assert_eq!(missing.get(a, |_| panic!("looked up again")), None);
+    }
+}
