@@ -20,7 +20,7 @@ use crate::anim::BonePose;
 /// or a cut to another clip shows the same way, over the next frames.
 ///
 /// Set `every` from whatever measure the game has (screen size, a camera's
-/// distance, importance), or let [`lod_by_distance`] set it from the
+/// distance, importance), or let `lod_by_distance` set it from the
 /// distance to an [`AniLodFocus`].
 #[derive(Component, Debug, Clone, Default, Reflect)]
 #[reflect(Component, Default)]
@@ -103,7 +103,7 @@ impl AniLod {
     }
 }
 
-/// Where [`lod_by_distance`] measures from (a camera, say), and how far
+/// Where `lod_by_distance` measures from (a camera, say), and how far
 /// out each level of detail starts: `steps` of (distance, every), by
 /// distance; nearer than the first, players pose every frame.
 #[derive(Component, Debug, Clone, Default, Reflect)]

@@ -81,7 +81,7 @@ pub struct Io3dMaterial {
     /// decoded, with why; they show a checker.
     pub missing_textures: Vec<(String, String)>,
     /// How each material's diffuse texture moves (`scroll_anim`, ...),
-    /// which [`animate_textures`] plays.
+    /// which `animate_textures` plays.
     pub uv_motions: Vec<Vec<UvMotion>>,
 }
 
