@@ -365,14 +365,18 @@ pub(super) struct LocalOutput;
 pub(super) struct WorldOutput;
 
 /// Marks the player for its output's passes, and empties the other
-/// path's poses, so that no pass writes its bones from poses left there.
+/// path's poses, so that no pass writes its bones from poses left there
+/// (as commands, applied right after the insert; a player despawned
+/// before then is left alone).
 fn mark_output(mut world: DeferredWorld, context: HookContext) {
     let Some(&output) = world.get::<PoseOutput>(context.entity) else { return };
     let mut commands = world.commands();
     let mut player = commands.entity(context.entity);
     match output {
-        PoseOutput::Transform => player.remove::<WorldOutput>().insert((LocalOutput, ModelPoses::default())),
-        PoseOutput::GlobalTransform => player.remove::<LocalOutput>().insert((WorldOutput, LocalPoses::default())),
+        PoseOutput::Transform => player.try_remove::<WorldOutput>().try_insert((LocalOutput, ModelPoses::default())),
+        PoseOutput::GlobalTransform => {
+            player.try_remove::<LocalOutput>().try_insert((WorldOutput, LocalPoses::default()))
+        }
     };
 }
 
