@@ -94,12 +94,12 @@ enum Change {
 fn change_state(
     keys: Res<ButtonInput<KeyCode>>,
     clips: Res<Clips>,
-    mut characters: Query<(&mut AniPlayer, &mut Mode)>,
+    mut characters: Query<(&mut AniPlayer, &AniPlayback, &mut Mode)>,
 ) {
-    for (mut player, mut mode) in &mut characters {
+    for (mut player, playback, mut mode) in &mut characters {
         let change = match *mode {
             _ if keys.just_pressed(KeyCode::Space) => Change::Attack,
-            Mode::Attack(id) if attacking(&player, id) => continue,
+            Mode::Attack(id) if attacking(playback, id) => continue,
             Mode::Walk if keys.pressed(KeyCode::KeyW) => continue,
             Mode::Idle if !keys.pressed(KeyCode::KeyW) => continue,
             _ if keys.pressed(KeyCode::KeyW) => Change::Walk,
@@ -122,9 +122,10 @@ fn change_state(
     }
 }
 
-/// Whether the attack still plays before its fade out.
-fn attacking(player: &AniPlayer, id: InstanceId) -> bool {
-    player.instances().any(|i| i.id == id && matches!(i.state(), MixState::Wait | MixState::FadeIn | MixState::Play))
+/// Whether the attack still plays before its fade out (the plugin
+/// started it when it last advanced the player).
+fn attacking(playback: &AniPlayback, id: InstanceId) -> bool {
+    playback.instance(id).is_some_and(|i| matches!(i.state(), MixState::Wait | MixState::FadeIn | MixState::Play))
 }
 
 /// Moves each character by its root's horizontal motion this frame, turned

@@ -67,7 +67,7 @@ pub mod viewer;
 /// fn names(_: (Action, BonePose, Clip, Loop, Mixer<u32>, PoseBlend, RepeatMode, Rig)) {}
 /// fn format(_: (AniVersion, Animation, EventKind, FileString, Key, ModelConfig, Skeleton, Track)) {}
 /// fn plugin(_: (AniClip, AniClipEnded, AniEventFired, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig)) {}
-/// fn rig(_: (AniLod, AniLodFocus, SklSkeleton)) {}
+/// fn rig(_: (AniLod, AniLodFocus, AniPlayback, SklSkeleton)) {}
 /// fn characters(_: (HiddenMeshes, Io3dCharacter, Io3dMesh, Io3dModel, RigMeshes)) {}
 /// # }
 /// ```
@@ -78,7 +78,7 @@ pub mod prelude {
     pub use crate::plugin::character::{HiddenMeshes, Io3dCharacter, Io3dMesh, Io3dModel, RigMeshes};
     #[cfg(feature = "plugin")]
     pub use crate::plugin::{
-        AniClip, AniClipEnded, AniEventFired, AniLod, AniLodFocus, AniPlayer, Axes, Io3dPlugin, RootMotion, SklRig,
-        SklSkeleton,
+        AniClip, AniClipEnded, AniEventFired, AniLod, AniLodFocus, AniPlayback, AniPlayer, Axes, Io3dPlugin,
+        RootMotion, SklRig, SklSkeleton,
     };
 }

@@ -14,9 +14,9 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Clip, RepeatMode, Rig};
 use bevy_io3d::format::{Animation, FileString, FormatError, Skeleton};
 use bevy_io3d::plugin::{
-    AniBinding, AniClip, AniEventFired, AniLoaderSettings, AniLod, AniLodFocus, AniPlayer, Axes, BevyTargets,
-    Io3dAssetLabel, Io3dLoadError, Io3dPlugin, LocalPoses, ModelPoses, PoseOutput, RigBones, RootMotion, SklRig,
-    SklSkeleton,
+    AniBinding, AniClip, AniEventFired, AniLoaderSettings, AniLod, AniLodFocus, AniPlayback, AniPlayer, Axes,
+    BevyTargets, Io3dAssetLabel, Io3dLoadError, Io3dPlugin, LocalPoses, ModelPoses, PoseOutput, RigBones, RootMotion,
+    SklRig, SklSkeleton,
 };
 
 mod common;
@@ -159,7 +159,7 @@ fn poses_match_the_pure_sampler_on_a_spawned_rig() {
     let pure = Rig::new(&skeleton).unwrap();
     for ms in [0.0, 125.5, 500.0, 999.0, 1000.0] {
         seek(&mut app, rig, ms);
-        assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), ms, "seeking is exact");
+        assert_eq!(app.world().get::<AniPlayback>(rig).unwrap().time_ms(), ms, "seeking is exact");
         assert_pose_eq(
             &bevy_pose(&mut app, rig),
             &pure.world_pose(&Clip::new(&walk), ms),
@@ -177,7 +177,7 @@ fn poses_match_the_pure_sampler_on_a_spawned_rig() {
     for _ in 0..100 {
         app.update();
     }
-    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 250.0);
+    assert_eq!(app.world().get::<AniPlayback>(rig).unwrap().time_ms(), 250.0);
 }
 
 /// The world-pose path writes each bone's `GlobalTransform` as the client
@@ -495,7 +495,7 @@ fn a_clip_ending_or_cleared_is_triggered_and_one_clip_can_pause() {
     let server = app.world().resource::<AssetServer>().clone();
     let (walk, attack) = (server.load("biped_walk_4002.ani"), server.load("biped_attack_4002.ani"));
     let mut player = AniPlayer::default();
-    player.set_guarantee(false);
+    player.guarantee = false;
     let rig = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), player)).id();
     run_until(&mut app, "the clips", |app| {
         let server = app.world().resource::<AssetServer>();
@@ -509,7 +509,7 @@ fn a_clip_ending_or_cleared_is_triggered_and_one_clip_can_pause() {
         app.update();
     }
     let time = |app: &App, id| {
-        app.world().get::<AniPlayer>(rig).unwrap().instances().find(|i| i.id == id).map(|i| i.time_ms())
+        app.world().get::<AniPlayback>(rig).unwrap().instances().find(|i| i.id == id).map(|i| i.time_ms())
     };
     assert_eq!(time(&app, looping), Some(0.0), "the paused loop stands");
     assert!(time(&app, action).unwrap() > 150.0, "the action plays on");
@@ -579,7 +579,11 @@ fn every_feature_works_on_a_loop_started_by_a_call() {
     assert!(motion.delta.length() > 0.5, "root motion is reported: {motion:?}");
     // Seek and events, as on a transport's clip.
     seek(&mut app, rig, 200.0);
-    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 200.0, "a seek reaches a clip started by a call");
+    assert_eq!(
+        app.world().get::<AniPlayback>(rig).unwrap().time_ms(),
+        200.0,
+        "a seek reaches a clip started by a call"
+    );
     app.world_mut().resource_mut::<Fired>().0.clear();
     for _ in 0..10 {
         app.update();
@@ -656,7 +660,7 @@ fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
         app.world().resource::<Assets<AniClip>>().get(&clip).unwrap().animation.total_ms == 2000
     });
     app.update();
-    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 600.0);
+    assert_eq!(app.world().get::<AniPlayback>(rig).unwrap().time_ms(), 600.0);
     let idle = Animation::from_bytes(&sample("biped_idle_4002.ani")).unwrap();
     let pure = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
     assert_pose_eq(
@@ -685,7 +689,7 @@ fn load_failures_arrive_typed_and_hot_reload_keeps_playing() {
         std::thread::sleep(Duration::from_millis(2));
     }
     assert_eq!(app.world().resource::<Assets<AniClip>>().get(&clip).unwrap().animation.total_ms, 2000);
-    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 600.0 + 50.0 * STEP_MS as f32, "still playing");
+    assert_eq!(app.world().get::<AniPlayback>(rig).unwrap().time_ms(), 600.0 + 50.0 * STEP_MS as f32, "still playing");
 }
 
 /// Two rigs of the bundled Biped: ours playing `clip` once through
@@ -810,20 +814,20 @@ fn a_new_clip_starts_at_its_beginning_and_a_bad_speed_stands_still() {
     let walk = app.world().get::<AniPlayer>(rig).unwrap().clip.clone();
     app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = Some(attack.clone());
     app.update();
-    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 0.0);
+    assert_eq!(app.world().get::<AniPlayback>(rig).unwrap().time_ms(), 0.0);
     assert_eq!(app.world().get::<RootMotion>(rig).unwrap().delta, Vec3::ZERO, "no jump from the old clip");
     // A seek made with the new clip starts it there.
     let mut player = app.world_mut().get_mut::<AniPlayer>(rig).unwrap();
     player.clip = walk;
     player.seek(300.0);
     app.update();
-    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 300.0);
+    assert_eq!(app.world().get::<AniPlayback>(rig).unwrap().time_ms(), 300.0);
     app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = Some(attack);
     app.update();
     app.world_mut().get_mut::<AniPlayer>(rig).unwrap().speed = f32::INFINITY;
     app.world_mut().get_mut::<AniPlayer>(rig).unwrap().seek(f32::NAN);
     app.update();
-    assert_eq!(app.world().get::<AniPlayer>(rig).unwrap().time_ms(), 0.0);
+    assert_eq!(app.world().get::<AniPlayback>(rig).unwrap().time_ms(), 0.0);
 }
 
 #[test]
@@ -997,9 +1001,9 @@ fn a_paused_player_keeps_a_cleared_clip_until_it_resumes() {
     let rig = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), AniPlayer::default())).id();
     app.world_mut().get_mut::<AniPlayer>(rig).unwrap().play_loop(walk, bevy_io3d::anim::Loop::default());
     run_until(&mut app, "the loop to play", |app| {
-        app.world().get::<AniPlayer>(rig).unwrap().instances().any(|i| i.time_ms() > 100.0)
+        app.world().get::<AniPlayback>(rig).unwrap().instances().any(|i| i.time_ms() > 100.0)
     });
-    let count = |app: &App| app.world().get::<AniPlayer>(rig).unwrap().instances().count();
+    let count = |app: &App| app.world().get::<AniPlayback>(rig).unwrap().instances().count();
     let mut player = app.world_mut().get_mut::<AniPlayer>(rig).unwrap();
     player.stop();
     player.clear_all_loops(0.0, true);
@@ -1067,7 +1071,7 @@ fn a_crossfade_poses_as_the_library_mixer_does() {
     let walk_events: Vec<f32> = events.iter().filter(|e| e.instance == walking).map(|e| e.time_ms).collect();
     assert_eq!(walk_events, [250.0], "the walk fires before its fade, and is silent while it fades");
     assert!(events.iter().any(|e| e.clip == attack.id()), "the attack fires: {events:?}");
-    let player = app.world().get::<AniPlayer>(rig).unwrap();
+    let player = app.world().get::<AniPlayback>(rig).unwrap();
     assert_eq!(player.instances().count(), 1, "the walk has ended");
 }
 
@@ -1970,4 +1974,46 @@ fn a_clip_that_stops_lets_its_bones_go_back_to_rest() {
     assert_eq!(app.world().get::<BoneRest>(thigh).map(|r| r.0), Some(rest));
     assert_eq!(app.world().get::<Io3dBone>(hip).map(|b| b.player), Some(root), "the hips still play");
     assert!(app.world().get::<AniBinding>(root).unwrap().clip(walk.id()).is_none());
+}
+
+/// The game's component changes only when the game writes it: playing on
+/// leaves `Changed<AniPlayer>` false, frame after frame. A call made in
+/// `Update` is made that same frame: its clip is bound, started under the
+/// id the call returned, advanced and posed before the frame ends.
+#[test]
+fn only_the_game_changes_the_player_and_a_call_plays_the_frame_it_is_made() {
+    use bevy_io3d::anim::Action;
+    use bevy_io3d::anim::mixer::State;
+    #[derive(Resource, Default)]
+    struct Changes(Vec<bool>);
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    app.init_resource::<Changes>();
+    app.add_systems(Last, |players: Query<Ref<AniPlayer>>, mut changes: ResMut<Changes>| {
+        changes.0.extend(players.iter().map(|player| player.is_changed()));
+    });
+    let rig = spawn_walker(&mut app, "biped_walk_4002.ani", RepeatMode::Loop);
+    let attack: Handle<AniClip> = app.world().resource::<AssetServer>().load("biped_attack_4002.ani");
+    run_until(&mut app, "the attack", |app| app.world().resource::<AssetServer>().is_loaded(&attack));
+    app.world_mut().resource_mut::<Changes>().0.clear();
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Changes>().0, [false; 10], "playing on is not the game's change");
+    let id = app.world_mut().get_mut::<AniPlayer>(rig).unwrap().play_action(attack.clone(), Action::default());
+    app.update();
+    assert_eq!(app.world().resource::<Changes>().0.last(), Some(&true), "the call is");
+    let playback = app.world().get::<AniPlayback>(rig).unwrap();
+    let started = playback.instance(id).map(|i| (i.clip, i.state(), i.time_ms()));
+    assert_eq!(started, Some((attack.id(), State::Play, STEP_MS as f32)), "started and advanced this frame");
+    assert!(app.world().get::<AniBinding>(rig).unwrap().clip(attack.id()).is_some(), "bound this frame");
+    // Posed too: most bones leave the walk's pose at the walk's time.
+    let pure = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
+    let walk = Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap();
+    let now = app.world().get::<AniPlayback>(rig).unwrap().time_ms();
+    let walking = pure.local_pose(&Clip::new(&walk), now).into_iter().map(|local| Axes::EngineToBevy.transform(&local));
+    let bones = app.world().get::<RigBones>(rig).unwrap().0.clone();
+    let attacked =
+        bones.iter().zip(walking).filter(|(bone, walking)| app.world().get::<Transform>(**bone) != Some(walking));
+    assert!(attacked.count() > bones.len() / 2, "and posed: the attack moves most bones");
 }

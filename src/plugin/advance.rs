@@ -11,7 +11,7 @@ use crate::anim::InstanceId;
 use crate::anim::mixer::{Fired, Removed};
 
 use super::assets::AniClip;
-use super::player::{AniClipEnded, AniEventFired, AniPlayer, Playback};
+use super::player::{AniClipEnded, AniEventFired, AniPlayback, AniPlayer, ClipsInUse};
 
 type Id = AssetId<AniClip>;
 
@@ -22,18 +22,20 @@ pub(crate) fn advance_players(
     mut commands: Commands,
     time: Res<Time>,
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(Entity, &mut AniPlayer, &mut Playback)>,
+    mut players: Query<(Entity, Mut<AniPlayer>, &mut AniPlayback, Mut<ClipsInUse>)>,
     mut fired: Local<Parallel<FiredBy>>,
 ) {
     let delta_ms = time.delta_secs() * 1000.0;
     players.par_iter_mut().for_each_init(
         || fired.borrow_local_mut(),
-        |fired, (entity, mut player, mut playback)| {
+        |fired, (entity, mut player, mut playback, in_use)| {
             let FiredBy { passed, by, ended } = &mut **fired;
             passed.clear();
-            advance((&mut player, &mut playback), delta_ms, &clips, passed);
+            // Taking the game's calls is not a change the game made.
+            advance((player.bypass_change_detection(), &mut playback), delta_ms, &clips, passed);
+            ClipsInUse::follow(in_use, &player, &playback);
             by.extend(passed.drain(..).map(|event| (entity, event)));
-            ended.extend(player.mixer.take_removed().into_iter().map(|removed| (entity, removed)));
+            ended.extend(playback.mixer.take_removed().into_iter().map(|removed| (entity, removed)));
         },
     );
     for fired in fired.iter_mut() {
@@ -57,21 +59,27 @@ pub(crate) struct FiredBy {
     ended: Vec<(Entity, Removed<Id>)>,
 }
 
-/// Moves one player's clips by `delta_ms` times its speed, adding the
-/// events passed to `fired`.
+/// Makes the calls `player` recorded, then moves its clips by `delta_ms`
+/// times its speed, adding the events passed to `fired`.
 fn advance(
-    (player, playback): (&mut AniPlayer, &mut Playback),
+    (player, playback): (&mut AniPlayer, &mut AniPlayback),
     delta_ms: f32,
     clips: &Assets<AniClip>,
     fired: &mut Vec<Fired<Id>>,
 ) {
-    let restarted = player.main.map(|m| m.0);
-    player.follow_main_clip();
-    let restarted = player.main.map(|m| m.0) != restarted;
+    player.calls.drain(..).for_each(|call| playback.mixer.apply(call));
+    for clip in player.started.drain(..) {
+        if !playback.handles.contains(&clip) {
+            playback.handles.push(clip);
+        }
+    }
+    let restarted = playback.follow_main_clip(player);
+    let AniPlayback { mixer, handles, steps, unsettled, .. } = playback;
+    mixer.guarantee = player.guarantee;
     let seek = player.pending_seek.take();
     if let Some(t) = seek {
-        let ids: Vec<InstanceId> = player.mixer.instances().map(|i| i.id).collect();
-        ids.into_iter().for_each(|id| player.mixer.seek(id, t));
+        let ids: Vec<InstanceId> = mixer.instances().map(|i| i.id).collect();
+        ids.into_iter().for_each(|id| mixer.seek(id, t));
     }
     // A seek, a new clip or a pause moves nowhere this frame.
     let delta = delta_ms * player.speed;
@@ -84,23 +92,22 @@ fn advance(
     // that seeks or starts a new main clip still settles it by no time,
     // so that a paused player shows the clip it was given (its weight
     // rises from 0 on that update).
-    playback.unsettled |= still_by_request;
-    if player.paused && !playback.unsettled {
-        player.mixer.stop()
+    *unsettled |= still_by_request;
+    if player.paused && !*unsettled {
+        mixer.stop()
     } else {
-        player.mixer.resume()
+        mixer.resume()
     }
-    if player.mixer.is_stopped() {
-        playback.steps.clear();
+    if mixer.is_stopped() {
+        steps.clear();
     } else if delta >= 0.0 {
-        player.mixer.advance(delta, lookup, fired);
-        playback.steps.clear();
-        playback.steps.extend(player.mixer.instances().map(|i| (i.id, i.step())));
-        playback.unsettled = !player.mixer.instances().all(|i| lookup(i.clip).is_some());
+        mixer.advance(delta, lookup, fired);
+        steps.clear();
+        steps.extend(mixer.instances().map(|i| (i.id, i.step())));
+        *unsettled = !mixer.instances().all(|i| lookup(i.clip).is_some());
     } else {
-        playback.steps = player.mixer.rewind(delta, lookup, fired);
+        *steps = mixer.rewind(delta, lookup, fired);
     }
-    let AniPlayer { handles, mixer, .. } = player;
     handles.retain(|h| mixer.instances().any(|i| i.clip == h.id()));
 }
 
@@ -128,16 +135,16 @@ mod tests {
         let mut player = AniPlayer::new(handle.clone());
         player.paused = true;
         player.seek(400.0);
-        let (mut playback, mut fired) = (Playback::default(), Vec::new());
+        let (mut playback, mut fired) = (AniPlayback::default(), Vec::new());
         advance((&mut player, &mut playback), 16.0, &clips, &mut fired);
         assert!(playback.unsettled, "its clip is not there yet");
         clips.insert(&handle, walk).unwrap();
         advance((&mut player, &mut playback), 16.0, &clips, &mut fired);
-        assert_eq!(player.time_ms(), 400.0);
+        assert_eq!(playback.time_ms(), 400.0);
         assert!(!playback.unsettled && fired.is_empty());
         assert_eq!(playback.steps.iter().map(|(_, s)| s.moved_ms).collect::<Vec<_>>(), [0.0]);
         advance((&mut player, &mut playback), 16.0, &clips, &mut fired);
-        assert_eq!(player.time_ms(), 400.0, "paused");
+        assert_eq!(playback.time_ms(), 400.0, "paused");
         assert!(playback.steps.is_empty(), "no step while stopped");
     }
 }

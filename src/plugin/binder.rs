@@ -3,18 +3,17 @@
 
 use std::collections::VecDeque;
 
-use bevy::asset::{AssetEvent, AssetId, Assets};
-use bevy::ecs::change_detection::Tick;
+use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
 use bevy::ecs::name::Name;
 use bevy::ecs::prelude::*;
-use bevy::ecs::system::{SystemChangeTick, SystemParam};
+use bevy::ecs::system::SystemParam;
 use bevy::log::warn;
 use bevy::transform::components::Transform;
 
 use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
 use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone, Ownership};
-use super::player::{AniPlayer, Playback};
+use super::player::{AniPlayer, ClipsInUse};
 use super::retarget::{AniBoneMap, AniRetarget, RetargetedClips, Retargeting};
 use super::rig::{BoneRest, RigBones, SklRig, modified};
 
@@ -28,7 +27,7 @@ type Bindable = Or<(Without<SklRig>, With<RigBones>)>;
 /// A player with its binding, rig, axes and retargeting, if any.
 type PlayerToBind = (
     Entity,
-    (Ref<'static, AniPlayer>, &'static Playback),
+    (Ref<'static, AniPlayer>, Mut<'static, ClipsInUse>),
     &'static mut AniBinding,
     Option<&'static RigBones>,
     &'static Axes,
@@ -133,7 +132,6 @@ pub(crate) fn bind_players(
     mut hierarchy: Hierarchy,
     mut retargeted: ResMut<RetargetedClips>,
     mut players: Query<PlayerToBind, Bindable>,
-    ticks: SystemChangeTick,
 ) {
     let reloaded = modified(&mut files.clip_events);
     let reloaded_skeletons = modified(&mut files.skeleton_events);
@@ -142,12 +140,13 @@ pub(crate) fn bind_players(
     retargeted.forget(&reloaded, &reloaded_skeletons);
     let regrown = hierarchy.regrown(&players);
     let files_changed = !(reloaded.is_empty() && reloaded_skeletons.is_empty() && reloaded_maps.is_empty());
-    for (entity, (player, playback), mut binding, rig, &axes, retarget) in &mut players {
+    for (entity, (player, mut in_use), mut binding, rig, &axes, retarget) in &mut players {
         let outside_unchanged =
             !files_changed && !regrown.contains(&entity) && !retarget.as_ref().is_some_and(Ref::is_changed);
-        if outside_unchanged && settled((&player, playback), &binding, axes, ticks.this_run()) {
+        if outside_unchanged && settled((&player, &in_use), &binding, axes) {
             continue;
         }
+        in_use.all_bound = false;
         let retarget = retarget.as_deref();
         if !binding.built || regrown.contains(&entity) {
             binding.set_bones(hierarchy.bones(&mut commands, entity));
@@ -165,16 +164,17 @@ pub(crate) fn bind_players(
             None => binding.follow_root(&player.root_bone),
         }
         let with = with.flatten();
-        let main = player.main_clip_id();
+        let main = player.clip.as_ref().map(Handle::id);
         // The common frame: the clips playing are the clips bound.
-        if reloaded.is_empty() && player.plays_only_bound(&binding) {
+        if reloaded.is_empty() && in_use.only_bound(&player, &binding) {
+            in_use.all_bound = true;
             continue;
         }
-        let in_use: Vec<AssetId<AniClip>> = player.clips_in_use().collect();
-        binding.clips.retain(|id| in_use.contains(&id) && !reloaded.contains(&id));
+        let wanted: Vec<AssetId<AniClip>> = in_use.wanted(&player).collect();
+        binding.clips.retain(|id| wanted.contains(&id) && !reloaded.contains(&id));
         let main_rebinds = main.is_some_and(|main| !binding.clips.contains(main));
         let mut to_bind: Vec<(AssetId<AniClip>, &AniClip)> = Vec::new();
-        for id in in_use {
+        for id in wanted {
             let new = !binding.clips.contains(id) && !to_bind.iter().any(|(bound, _)| *bound == id);
             if let Some(clip) = clips.get(id).filter(|_| new) {
                 to_bind.push((id, clip));
@@ -201,6 +201,7 @@ pub(crate) fn bind_players(
                 warn!("{warning}");
             }
         }
+        in_use.all_bound = in_use.only_bound(&player, &binding);
         let Ownership { released, left, gained } = binding.take_ownership(rig.map_or(&[], |r| &r.0));
         // A bone the player lets go of returns to rest, as one no track
         // drives does; one taken from under it is the game's to place.
@@ -216,13 +217,13 @@ pub(crate) fn bind_players(
     }
 }
 
-/// Whether binding has nothing to do for `player` this frame (`now`): it
-/// was bound when last posed, and neither it nor its axes changed since.
-/// Reloaded files and changes to the hierarchy or to retargeting are the
-/// caller's to check. This spares every settled player of a crowd the
-/// lookups a full check makes in memory no other pass of the frame
-/// touches (its root's name, its clips' bindings).
-fn settled((player, playback): (&Ref<AniPlayer>, &Playback), binding: &AniBinding, axes: Axes, now: Tick) -> bool {
-    let unchanged_since = |at: Tick| !player.last_changed().is_newer_than(at, now);
-    binding.is_bound() && binding.rest_axes == Some(axes) && playback.bound_at.is_some_and(unchanged_since)
+/// Whether binding has nothing to do for `player` this frame: it was
+/// found with every clip it plays bound, and neither it, its clips nor
+/// its axes changed since. Reloaded files and changes to the hierarchy or
+/// to retargeting are the caller's to check. This spares every settled
+/// player of a crowd the lookups a full check makes in memory no other
+/// pass of the frame touches (its root's name, its clips' bindings).
+fn settled((player, in_use): (&Ref<AniPlayer>, &Mut<ClipsInUse>), binding: &AniBinding, axes: Axes) -> bool {
+    let unchanged = !player.is_changed() && !in_use.is_changed();
+    unchanged && in_use.all_bound && binding.is_bound() && binding.rest_axes == Some(axes)
 }

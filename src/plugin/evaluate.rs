@@ -8,9 +8,7 @@
 //! arithmetic ([`ModelPoses`], for `world_pose`).
 
 use bevy::asset::{AssetId, Assets};
-use bevy::ecs::change_detection::Tick;
 use bevy::ecs::prelude::*;
-use bevy::ecs::system::SystemChangeTick;
 use bevy::math::{Affine3A, Vec3};
 use bevy::transform::components::Transform;
 use bevy::utils::Parallel;
@@ -24,15 +22,15 @@ use super::axes::Axes;
 use super::binding::AniBinding;
 use super::compose::compose;
 use super::lod::AniLod;
-use super::player::{AniPlayer, LocalOutput, LocalPoses, ModelPoses, Playback, RootMotion, WorldOutput};
+use super::player::{AniPlayback, AniPlayer, LocalOutput, LocalPoses, ModelPoses, RootMotion, WorldOutput};
 
 type Id = AssetId<AniClip>;
 
 /// What posing reads and writes of a player, on either path.
 type ToPose = (
     Entity,
-    &'static mut AniPlayer,
-    &'static mut Playback,
+    &'static AniPlayer,
+    &'static mut AniPlayback,
     &'static AniBinding,
     Option<&'static mut AniLod>,
     &'static mut RootMotion,
@@ -54,18 +52,16 @@ pub(crate) fn pose_players(
     clips: Res<Assets<AniClip>>,
     mut players: Query<(ToPose, LocalPose), With<LocalOutput>>,
     posings: Local<Parallel<Posing>>,
-    ticks: SystemChangeTick,
 ) {
     players.par_iter_mut().for_each_init(
         || posings.borrow_local_mut(),
-        |posing, ((entity, mut player, mut playback, binding, lod, mut motion), (&axes, mut locals))| {
+        |posing, ((entity, player, mut playback, binding, lod, mut motion), (&axes, mut locals))| {
             let locals = &mut locals.0;
             locals.clear();
             if !binding.is_bound() {
                 return;
             }
-            let player =
-                (&mut *player, &mut *playback, binding, lod.map(Mut::into_inner), entity.index_u32(), ticks.this_run());
+            let player = (player, &mut *playback, binding, lod.map(Mut::into_inner), entity.index_u32());
             let posed = pose_player(player, &clips, &mut motion, axes, posing);
             locals.extend(posed.iter().map(|pose| (axes.position(pose.position), axes.rotation(pose.rotation))));
         },
@@ -94,18 +90,16 @@ pub(crate) fn pose_world(
     mut players: Query<(ToPose, WorldPose), With<WorldOutput>>,
     transforms: Query<&Transform>,
     scratch: Local<Parallel<Scratch>>,
-    ticks: SystemChangeTick,
 ) {
     players.par_iter_mut().for_each_init(
         || scratch.borrow_local_mut(),
-        |scratch, ((entity, mut player, mut playback, binding, lod, mut motion), (&axes, mut poses))| {
+        |scratch, ((entity, player, mut playback, binding, lod, mut motion), (&axes, mut poses))| {
             if !binding.is_bound() {
                 poses.0.clear();
                 return;
             }
             let Scratch { posing, chained, anchors } = &mut **scratch;
-            let player =
-                (&mut *player, &mut *playback, binding, lod.map(Mut::into_inner), entity.index_u32(), ticks.this_run());
+            let player = (player, &mut *playback, binding, lod.map(Mut::into_inner), entity.index_u32());
             let posed = pose_player(player, &clips, &mut motion, axes, posing);
             compose(binding, posed.iter().copied(), axes, &transforms, (chained, anchors), &mut poses.0);
         },
@@ -115,36 +109,33 @@ pub(crate) fn pose_world(
 /// Where a player's poses go, and in which axes.
 type WorldPose = (&'static Axes, &'static mut ModelPoses);
 
-/// A player to pose, as the pose passes hand it over: with its binding,
-/// its level of detail, where it is staggered among the others, and the
-/// pass's change tick.
-type PlayerToPose<'a> = (&'a mut AniPlayer, &'a mut Playback, &'a AniBinding, Option<&'a mut AniLod>, u32, Tick);
+/// A player to pose, as the pose passes hand it over: with what it
+/// plays, its binding, its level of detail and where it is staggered
+/// among the others.
+type PlayerToPose<'a> = (&'a AniPlayer, &'a mut AniPlayback, &'a AniBinding, Option<&'a mut AniLod>, u32);
 
 /// Poses `player`'s bones, each relative to its parent in the files' axes
 /// with the root held where in-place play holds it, and fills `motion`:
 /// its clips blended over the bones' rest poses, or, on a frame its level
 /// of detail (`lod`, with where it is `stagger`ed among the others) skips,
 /// its last two poses interpolated. Root motion is the clips' either way.
-/// Records whether every clip it plays was bound (at the pass's tick
-/// `now`), so that binding skips it until it changes.
 fn pose_player<'a>(
-    (player, playback, binding, lod, stagger, now): PlayerToPose,
+    (player, playback, binding, lod, stagger): PlayerToPose,
     clips: &Assets<AniClip>,
     motion: &mut RootMotion,
     axes: Axes,
     posing: &'a mut Posing,
 ) -> &'a [BonePose] {
     let Posing { blend, posed } = posing;
-    playback.bound_at = player.plays_only_bound(binding).then_some(now);
     match lod.and_then(|lod| (!lod.is_full()).then_some(lod)) {
         None => {
-            blend_clips(player, binding, clips, blend);
+            blend_clips(playback, binding, clips, blend);
             posed.clear();
             posed.extend(blend.poses());
         }
         Some(lod) => {
             if lod.poses_now(binding.bones.len(), stagger) {
-                blend_clips(player, binding, clips, blend);
+                blend_clips(playback, binding, clips, blend);
                 lod.keep(blend.poses());
             }
             lod.show(posed);
@@ -154,10 +145,10 @@ fn pose_player<'a>(
     let root_pose = root.and_then(|root| posed.get(root).copied());
     // Where the main clip starts the root, for both the distance reported
     // and the in-place hold.
-    let start = main_root_start(player, binding);
+    let start = main_root_start((player, playback), binding);
     *motion = root
         .zip(root_pose)
-        .and_then(|(root, pose)| root_motion((player, playback), binding, clips, root, pose.position, start))
+        .and_then(|(root, pose)| root_motion(playback, binding, clips, root, pose.position, start))
         .map(|motion| motion.in_axes(axes))
         .unwrap_or_default();
     if let Some((pose, start)) = root.and_then(|root| posed.get_mut(root)).zip(start).filter(|_| player.in_place) {
@@ -167,12 +158,12 @@ fn pose_player<'a>(
 }
 
 /// Blends `player`'s clips over the bones' rest poses into `blend`.
-fn blend_clips(player: &mut AniPlayer, binding: &AniBinding, clips: &Assets<AniClip>, blend: &mut PoseBlend) {
+fn blend_clips(playback: &mut AniPlayback, binding: &AniBinding, clips: &Assets<AniClip>, blend: &mut PoseBlend) {
     let bound = |id: Id| {
         let bound = binding.clip(id)?;
         Some((bound.played(&clips.get(id)?.clip), &bound.tracks[..]))
     };
-    player.mixer.pose(&binding.rest, bound, blend);
+    playback.mixer.pose(&binding.rest, bound, blend);
 }
 
 /// Where the clip `clip` puts bone `root` at `t` ms: every track bound to
@@ -188,16 +179,16 @@ fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) ->
 /// calls, the loop started last (else the action started last), so that
 /// holding in place and the distance work whichever way a clip was
 /// started.
-fn main_root_start(player: &AniPlayer, binding: &AniBinding) -> Option<Vec3> {
+fn main_root_start(player: (&AniPlayer, &AniPlayback), binding: &AniBinding) -> Option<Vec3> {
     Some(binding.clip(main_clip(player)?)?.root_ends?.0.position)
 }
 
 /// The clip that stands for the player's motion (see [`main_root_start`]).
-fn main_clip(player: &AniPlayer) -> Option<Id> {
-    if let Some(main) = player.main_clip_id() {
-        return Some(main);
+fn main_clip((player, playback): (&AniPlayer, &AniPlayback)) -> Option<Id> {
+    if let Some(main) = &player.clip {
+        return Some(main.id());
     }
-    let newest = |kind: Kind| player.instances().filter(|i| i.kind() == kind).max_by_key(|i| i.id).map(|i| i.clip);
+    let newest = |kind: Kind| playback.instances().filter(|i| i.kind() == kind).max_by_key(|i| i.id).map(|i| i.clip);
     newest(Kind::Loop).or_else(|| newest(Kind::Action))
 }
 
@@ -205,7 +196,7 @@ fn main_clip(player: &AniPlayer) -> Option<Id> {
 /// root track mixed by the clips' weights, and the distance from `start`
 /// (the main clip's start). `None` when no clip has a root track.
 fn root_motion(
-    (player, playback): (&AniPlayer, &Playback),
+    playback: &AniPlayback,
     binding: &AniBinding,
     clips: &Assets<AniClip>,
     root: usize,
@@ -213,12 +204,12 @@ fn root_motion(
     start: Option<Vec3>,
 ) -> Option<RootMotion> {
     let ends = |clip: Id| binding.clip(clip).and_then(|c| c.root_ends);
-    if !player.instances().any(|i| ends(i.clip).is_some()) {
+    if !playback.instances().any(|i| ends(i.clip).is_some()) {
         return None;
     }
     let steps = playback.steps.iter().filter_map(|(id, step)| {
         // Waiting clips are not in the pose, nor in its motion.
-        let instance = player.mixer.instance(*id).filter(|i| i.state() != State::Wait)?;
+        let instance = playback.instance(*id).filter(|i| i.state() != State::Wait)?;
         let clip = clips.get(instance.clip)?;
         let at = |t: f64| root_at(clip, binding, instance.clip, root, t as f32);
         let (first, last) = ends(instance.clip)?;

@@ -98,7 +98,7 @@ pub use export::{AniClipEvent, BevyTargets, ClipSpace, TargetIds, bone_target, t
 #[cfg(not(target_arch = "wasm32"))]
 pub use game_files::{GameFileReader, GameFilesPlugin};
 pub use lod::{AniLod, AniLodFocus};
-pub use player::{AniClipEnded, AniEventFired, AniPlayer, LocalPoses, ModelPoses, PoseOutput, RootMotion};
+pub use player::{AniClipEnded, AniEventFired, AniPlayback, AniPlayer, LocalPoses, ModelPoses, PoseOutput, RootMotion};
 pub use retarget::{AniBoneMap, AniRetarget, BoneMapLoader, RetargetMap, RetargetedClips};
 pub use rig::{BoneRest, RigBones, SklRig};
 

@@ -5,7 +5,6 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use bevy::asset::{AssetId, Handle};
-use bevy::ecs::change_detection::Tick;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::prelude::*;
 use bevy::ecs::world::DeferredWorld;
@@ -14,6 +13,7 @@ use bevy::reflect::{Reflect, reflect_remote, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::anim::math::yaw_between;
+use crate::anim::mixer::Call;
 use crate::anim::mixer::Instance;
 use crate::anim::{Action, InstanceId, Loop, Mixer, RepeatMode, Step};
 
@@ -36,12 +36,17 @@ enum ReflectedRepeatMode {
 /// loops, each with its fades, weight and rate, blended per bone
 /// ([`crate::anim::Mixer`] has the rules and the quirks kept or fixed).
 ///
-/// The simple case is one line: [`AniPlayer::new`] loops one clip, and
-/// `clip`, `repeat`, [`AniPlayer::seek`], `speed` and `paused` steer it
-/// like a transport. A game starts and clears clips with the client's
-/// calls instead ([`AniPlayer::play_action`], [`AniPlayer::play_loop`],
+/// It holds what the game writes, and only that, so that
+/// `Changed<AniPlayer>` means the game asked for something. The simple
+/// case is one line: [`AniPlayer::new`] loops one clip, and `clip`,
+/// `repeat`, [`AniPlayer::seek`], `speed` and `paused` steer it like a
+/// transport. A game starts and clears clips with the client's calls
+/// instead ([`AniPlayer::play_action`], [`AniPlayer::play_loop`],
 /// [`AniPlayer::clear_all_actions`], ...), usually on a player made with
-/// [`AniPlayer::default`].
+/// [`AniPlayer::default`]; the calls are made when the plugin next
+/// advances the player, this frame if made before
+/// [`super::Io3dSystems::Advance`]. What plays, and each clip's time, is
+/// the plugin's to keep: read it in [`AniPlayback`].
 ///
 /// Every time is an `f32` in milliseconds, the client's own unit and
 /// type: its controller keeps clip times as `float` ms, so the same type
@@ -49,11 +54,11 @@ enum ReflectedRepeatMode {
 /// still exact to a quarter of a millisecond).
 #[derive(Component, Debug, Clone, Reflect)]
 #[reflect(Component, Default)]
-#[require(AniBinding, RootMotion, Transform, Axes, PoseOutput, ModelPoses, LocalPoses, Playback)]
+#[require(AniBinding, RootMotion, Transform, Axes, PoseOutput, ModelPoses, LocalPoses, AniPlayback, ClipsInUse)]
 pub struct AniPlayer {
     /// The main clip, which `repeat`, [`AniPlayer::seek`] and
-    /// [`AniPlayer::time_ms`] act on: changing it cuts to the new clip from
-    /// its start (or from a seek made with the change). `None` (the
+    /// [`AniPlayback::time_ms`] act on: changing it cuts to the new clip
+    /// from its start (or from a seek made with the change). `None` (the
     /// default) leaves the clips started by calls alone.
     pub clip: Option<Handle<AniClip>>,
     /// The main clip as a loop (as the client loops) or as an action held
@@ -77,32 +82,22 @@ pub struct AniPlayer {
     pub in_place: bool,
     /// The bone that carries the movement through the level.
     pub root_bone: String,
+    /// Whether an ended action is kept on its last frame at weight 0.5
+    /// until something new starts, so that the character does not snap to
+    /// its rest pose (the client's "guarantee" mode, on by default).
+    pub guarantee: bool,
+    /// The calls made since the plugin last advanced the player.
     #[reflect(ignore)]
-    pub(super) mixer: Mixer<AssetId<AniClip>>,
-    /// Strong handles of the clips started by calls, so that they stay
-    /// loaded while they play.
+    pub(super) calls: Vec<Call<AssetId<AniClip>>>,
+    /// Strong handles of the clips those calls start, so that they load.
     #[reflect(ignore)]
-    pub(super) handles: Vec<Handle<AniClip>>,
-    /// The instance playing `clip`, its clip and kind.
-    #[reflect(ignore)]
-    pub(super) main: Option<(InstanceId, AssetId<AniClip>, RepeatMode)>,
+    pub(super) started: Vec<Handle<AniClip>>,
     #[reflect(ignore)]
     pub(super) pending_seek: Option<f32>,
-}
-
-/// What the plugin keeps of a player's playing, apart from what the game
-/// writes ([`AniPlayer`]): its stages' bookkeeping, private to them.
-#[derive(Component, Debug, Clone, Default)]
-pub(super) struct Playback {
-    /// Each instance's last step, for root motion.
-    pub steps: Vec<(InstanceId, Step)>,
-    /// A seek or a new main clip waits to be settled by an update of no
-    /// time, even while paused (until every clip playing has loaded).
-    pub unsettled: bool,
-    /// The change tick of the posing that last found every clip this
-    /// player plays bound: until the player changes after it, binding has
-    /// nothing to do for it.
-    pub bound_at: Option<Tick>,
+    /// The last instance id handed out: every start, the game's or the
+    /// transport's, takes the next.
+    #[reflect(ignore)]
+    last_id: u64,
 }
 
 /// A player with nothing to play, for a game that starts clips with the
@@ -116,10 +111,11 @@ impl Default for AniPlayer {
             paused: false,
             in_place: false,
             root_bone: crate::anim::biped::ROOT.to_owned(),
-            mixer: Mixer::new(),
-            handles: Vec::new(),
-            main: None,
+            guarantee: true,
+            calls: Vec::new(),
+            started: Vec::new(),
             pending_seek: None,
+            last_id: 0,
         }
     }
 }
@@ -144,13 +140,6 @@ impl AniPlayer {
         self
     }
 
-    /// The main clip's time in ms (or the newest clip's when there is no
-    /// main clip; 0 when nothing plays).
-    pub fn time_ms(&self) -> f32 {
-        let main = self.main.and_then(|(id, _, _)| self.mixer.instance(id));
-        main.or_else(|| self.mixer.instances().next()).map_or(0.0, Instance::time_ms)
-    }
-
     /// Puts every playing clip at `time_ms` (clamped to each clip, as the
     /// client's `SetCurTime`) on the next frame, which then moves no
     /// further: no event fires and root motion reports no movement for the
@@ -168,82 +157,87 @@ impl AniPlayer {
     /// It returns the instance's id, the handle for every later call on it
     /// ([`AniPlayer::set_rate`], [`AniPlayer::pause_instance`],
     /// [`AniPlayer::seek_instance`], [`AniPlayer::force_weight`],
-    /// [`AniPlayer::clear_instance`]), where Bevy's `play()` returns
+    /// [`AniPlayer::clear_instance`]) and the key to find it in
+    /// [`AniPlayback`], where Bevy's `play()` returns
     /// `&mut ActiveAnimation`: in the client's model a clip's instance may
     /// be removed by any frame (ended, cleared, replaced by a restart), so
     /// no reference to it could outlive this call, and a call on an id
     /// that is gone does nothing.
     pub fn play_action(&mut self, clip: Handle<AniClip>, action: Action) -> InstanceId {
-        let id = self.mixer.play_action(clip.id(), action);
-        self.keep(clip);
+        let id = self.next_id();
+        self.calls.push(Call::PlayAction { id, clip: clip.id(), action });
+        self.started.push(clip);
         id
     }
 
     /// Starts or restarts the loop of `clip` (`SetLoopAni`, or
-    /// `SetLoopAniInMid` with [`Loop::start_ms`]).
+    /// `SetLoopAniInMid` with [`Loop::start_ms`]). A loop of `clip`
+    /// already playing takes the id returned, and its old id is gone.
     pub fn play_loop(&mut self, clip: Handle<AniClip>, settings: Loop) -> InstanceId {
-        let id = self.mixer.play_loop(clip.id(), settings);
-        self.keep(clip);
+        let id = self.next_id();
+        self.calls.push(Call::PlayLoop { id, clip: clip.id(), settings });
+        self.started.push(clip);
         id
     }
 
-    fn keep(&mut self, clip: Handle<AniClip>) {
-        if !self.handles.contains(&clip) {
-            self.handles.push(clip);
-        }
+    /// The id for the next start.
+    pub(super) fn next_id(&mut self) -> InstanceId {
+        self.last_id += 1;
+        InstanceId(self.last_id)
     }
 
     /// Clears every action of `clip` over `fade_out_ms` (`ClearActionAni`).
     pub fn clear_action(&mut self, clip: &Handle<AniClip>, fade_out_ms: f32) {
-        self.mixer.clear_action(clip.id(), fade_out_ms);
+        self.calls.push(Call::ClearAction { clip: clip.id(), fade_out_ms });
     }
 
     /// Clears every action (`ClearAllActionAni`).
     pub fn clear_all_actions(&mut self, fade_out_ms: f32, also_waiting: bool) {
-        self.mixer.clear_all_actions(fade_out_ms, also_waiting);
+        self.calls.push(Call::ClearAllActions { fade_out_ms, also_waiting });
     }
 
     /// Fades the loop of `clip` out (`ClearLoopAni`).
     pub fn clear_loop(&mut self, clip: &Handle<AniClip>, fade_out_ms: f32, also_waiting: bool) {
-        self.mixer.clear_loop(clip.id(), fade_out_ms, also_waiting);
+        self.calls.push(Call::ClearLoop { clip: clip.id(), fade_out_ms, also_waiting });
     }
 
     /// Fades every loop out (`ClearAllLoopAni`).
     pub fn clear_all_loops(&mut self, fade_out_ms: f32, also_waiting: bool) {
-        self.mixer.clear_all_loops(fade_out_ms, also_waiting);
+        self.calls.push(Call::ClearAllLoops { fade_out_ms, also_waiting });
     }
 
-    /// Fades every loop but that of `clip` out (`ClearAllLoopAniExceptOne`).
-    pub fn clear_all_loops_except(&mut self, clip: &Handle<AniClip>, fade_out_ms: f32, also_waiting: bool) -> bool {
-        self.mixer.clear_all_loops_except(clip.id(), fade_out_ms, also_waiting)
+    /// Fades every loop but that of `clip` out, if `clip` loops, else all
+    /// of them (`ClearAllLoopAniExceptOne`).
+    pub fn clear_all_loops_except(&mut self, clip: &Handle<AniClip>, fade_out_ms: f32, also_waiting: bool) {
+        self.calls.push(Call::ClearAllLoopsExcept { clip: clip.id(), fade_out_ms, also_waiting });
     }
 
     /// Clears one instance over `fade_out_ms`.
-    pub fn clear_instance(&mut self, instance: InstanceId, fade_out_ms: f32) {
-        self.mixer.clear_instance(instance, fade_out_ms);
+    pub fn clear_instance(&mut self, id: InstanceId, fade_out_ms: f32) {
+        self.calls.push(Call::ClearInstance { id, fade_out_ms });
     }
 
     /// Sets an instance's weight (`ForceWeight`), as aiming steers three
     /// loops.
-    pub fn force_weight(&mut self, instance: InstanceId, weight: f32) {
-        self.mixer.force_weight(instance, weight);
+    pub fn force_weight(&mut self, id: InstanceId, weight: f32) {
+        self.calls.push(Call::ForceWeight { id, weight });
     }
 
     /// Sets one instance's time factor from now on (2 plays twice as
     /// fast), whatever the others do.
-    pub fn set_rate(&mut self, instance: InstanceId, rate: f32) {
-        self.mixer.set_rate(instance, rate);
+    pub fn set_rate(&mut self, id: InstanceId, rate: f32) {
+        self.calls.push(Call::SetRate { id, rate });
     }
 
     /// Holds one instance still, or lets it run again: no time passes for
     /// it and it fires nothing, while the other clips play on.
-    pub fn pause_instance(&mut self, instance: InstanceId, paused: bool) {
-        self.mixer.pause_instance(instance, paused);
+    pub fn pause_instance(&mut self, id: InstanceId, paused: bool) {
+        self.calls.push(Call::PauseInstance { id, paused });
     }
 
     /// Sets one instance's time (`SetCurTime`); no event fires.
-    pub fn seek_instance(&mut self, instance: InstanceId, time_ms: f32) {
-        self.mixer.seek(instance, time_ms);
+    pub fn seek_instance(&mut self, id: InstanceId, time_ms: f32) {
+        self.calls.push(Call::Seek { id, time_ms });
     }
 
     /// Freezes every clip (`StopAllPlayingAnimation`): sets
@@ -258,17 +252,33 @@ impl AniPlayer {
     pub fn resume(&mut self) {
         self.paused = false;
     }
+}
 
-    /// Whether an ended action is kept on its last frame at weight 0.5
-    /// until something new starts, so that the character does not snap to
-    /// its rest pose (the client's "guarantee" mode, on by default).
-    pub fn guarantee(&self) -> bool {
-        self.mixer.guarantee
-    }
+/// What a player plays: its clips' instances, with their times, weights
+/// and states, as the plugin's advance left them this frame. The plugin
+/// owns it and writes it every frame; a game reads it, and steers through
+/// [`AniPlayer`].
+#[derive(Component, Debug, Clone, Default)]
+pub struct AniPlayback {
+    pub(super) mixer: Mixer<AssetId<AniClip>>,
+    /// Strong handles of the clips started by calls, so that they stay
+    /// loaded while they play.
+    pub(super) handles: Vec<Handle<AniClip>>,
+    /// The instance playing the transport's clip, its clip and kind.
+    pub(super) main: Option<(InstanceId, AssetId<AniClip>, RepeatMode)>,
+    /// Each instance's last step, for root motion.
+    pub(super) steps: Vec<(InstanceId, Step)>,
+    /// A seek or a new main clip waits to be settled by an update of no
+    /// time, even while paused (until every clip playing has loaded).
+    pub(super) unsettled: bool,
+}
 
-    /// Turns guarantee mode on or off (see [`AniPlayer::guarantee`]).
-    pub fn set_guarantee(&mut self, on: bool) {
-        self.mixer.guarantee = on;
+impl AniPlayback {
+    /// The main clip's time in ms (or the newest clip's when there is no
+    /// main clip; 0 when nothing plays).
+    pub fn time_ms(&self) -> f32 {
+        let main = self.main.and_then(|(id, _, _)| self.mixer.instance(id));
+        main.or_else(|| self.mixer.instances().next()).map_or(0.0, Instance::time_ms)
     }
 
     /// The playing clips: actions newest first, then loops.
@@ -276,48 +286,76 @@ impl AniPlayer {
         self.mixer.instances()
     }
 
-    /// Keeps the mixer's main instance on `clip` and `repeat`: started
-    /// when the clip is set, cut to the new clip when it changes, restarted
-    /// as the other kind at the same time when `repeat` changes. A main
-    /// clip that a call cleared stays cleared until one of them changes.
-    pub(super) fn follow_main_clip(&mut self) {
-        let wanted = self.clip.as_ref().map(|clip| (clip.id(), self.repeat));
+    /// The instance `id`, while it plays.
+    pub fn instance(&self, id: InstanceId) -> Option<&Instance<AssetId<AniClip>>> {
+        self.mixer.instance(id)
+    }
+
+    /// Keeps the mixer's main instance on the transport's `clip` and
+    /// `repeat`: started when the clip is set, cut to the new clip when it
+    /// changes, restarted as the other kind at the same time when `repeat`
+    /// changes. A main clip that a call cleared stays cleared until one of
+    /// them changes. Whether it started an instance.
+    pub(super) fn follow_main_clip(&mut self, player: &mut AniPlayer) -> bool {
+        let wanted = player.clip.as_ref().map(|clip| (clip.id(), player.repeat));
         if let Some((id, clip, repeat)) = self.main {
             if Some((clip, repeat)) == wanted {
-                return;
+                return false;
             }
             let time = self.mixer.instance(id).map(Instance::time_ms);
             self.mixer.remove(id);
-            if Some(clip) == wanted.map(|w| w.0) && self.pending_seek.is_none() {
-                self.pending_seek = time;
+            if Some(clip) == wanted.map(|w| w.0) && player.pending_seek.is_none() {
+                player.pending_seek = time;
             }
         }
         self.main = None;
-        let Some((clip, repeat)) = wanted else { return };
-        let id = match repeat {
-            RepeatMode::Loop => self.mixer.play_loop(clip, Loop::default()),
-            RepeatMode::Once => self.mixer.play_action(clip, Action { hold_last_frame: true, ..Action::default() }),
-        };
+        let Some((clip, repeat)) = wanted else { return false };
+        let id = player.next_id();
+        self.mixer.apply(match repeat {
+            RepeatMode::Loop => Call::PlayLoop { id, clip, settings: Loop::default() },
+            RepeatMode::Once => {
+                Call::PlayAction { id, clip, action: Action { hold_last_frame: true, ..Action::default() } }
+            }
+        });
         self.main = Some((id, clip, repeat));
+        true
+    }
+}
+
+/// The clips a player plays, and its main clip: the clips binding binds.
+/// Advance rewrites it only when they change, so that binding finds the
+/// players with work by Bevy's change detection.
+#[derive(Component, Debug, Clone, Default)]
+pub(super) struct ClipsInUse {
+    ids: Vec<AssetId<AniClip>>,
+    /// Whether binding found every one of them bound, and no other, when
+    /// it last looked.
+    pub all_bound: bool,
+}
+
+impl ClipsInUse {
+    /// Sets the clips to `playback`'s and `player`'s main clip, marking
+    /// the component changed only if they differ.
+    pub fn follow(mut this: Mut<Self>, player: &AniPlayer, playback: &AniPlayback) {
+        let now = || playback.instances().map(|i| i.clip).chain(player.clip.as_ref().map(Handle::id));
+        if !this.ids.iter().copied().eq(now()) {
+            this.ids = now().collect();
+        }
     }
 
-    /// The id of the main clip, when one is set.
-    pub(super) fn main_clip_id(&self) -> Option<AssetId<AniClip>> {
-        self.clip.as_ref().map(Handle::id)
+    /// The clips binding binds for `player`: those in use when it last
+    /// advanced, its main clip and those its calls since then start (so
+    /// that a clip started this frame is bound before it is posed).
+    pub fn wanted<'a>(&'a self, player: &'a AniPlayer) -> impl Iterator<Item = AssetId<AniClip>> + 'a {
+        let main = player.clip.as_ref().map(Handle::id);
+        self.ids.iter().copied().chain(main).chain(player.started.iter().map(Handle::id))
     }
 
-    /// Every clip it plays, and its main clip: the clips binding binds.
-    pub(super) fn clips_in_use(&self) -> impl Iterator<Item = AssetId<AniClip>> + '_ {
-        self.instances().map(|i| i.clip).chain(self.main_clip_id())
-    }
-
-    /// Whether every clip it plays, and its main clip, is bound in
-    /// `binding`, and no other: then binding has nothing to do for it until
-    /// it changes (a clip that stopped must let its bones go). Posing
-    /// records when it found this ([`Playback::bound_at`]).
-    pub(super) fn plays_only_bound(&self, binding: &AniBinding) -> bool {
-        self.clips_in_use().all(|id| binding.clips.contains(id))
-            && binding.clips.ids().all(|bound| self.clips_in_use().any(|id| id == bound))
+    /// Whether every clip wanted for `player` is bound in `binding`, and
+    /// no other (a clip that stopped must let its bones go).
+    pub fn only_bound(&self, player: &AniPlayer, binding: &AniBinding) -> bool {
+        self.wanted(player).all(|id| binding.clips.contains(id))
+            && binding.clips.ids().all(|bound| self.wanted(player).any(|id| id == bound))
     }
 }
 
@@ -503,9 +541,7 @@ mod tests {
         assert!(player.paused, "the client's stop is the one pause");
         player.resume();
         assert!(!player.paused);
-        assert!(player.guarantee(), "on, as in the game");
-        player.set_guarantee(false);
-        assert!(!player.guarantee());
+        assert!(player.guarantee, "on, as in the game");
         assert_eq!(player.root_bone, crate::anim::biped::ROOT);
     }
 }

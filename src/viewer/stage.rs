@@ -30,7 +30,7 @@ use super::preview::PreviewPart;
 use super::view::{StageRect, ViewState};
 use super::workspace::Workspace;
 use crate::plugin::character::{MeshPart, RigMeshes};
-use crate::plugin::{AniEventFired, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
+use crate::plugin::{AniEventFired, AniPlayback, AniPlayer, Axes, RigBones, SklRig, SklSkeleton};
 
 /// The entity that plays the current animation on the current skeleton.
 #[derive(Component, Debug)]
@@ -50,7 +50,7 @@ type ShownRig = (
     Entity,
     Option<&'static mut SklRig>,
     Option<&'static RigBones>,
-    &'static mut AniPlayer,
+    (&'static mut AniPlayer, &'static AniPlayback),
     Option<&'static mut RigMeshes>,
     Has<ViewedRig>,
 );
@@ -150,8 +150,8 @@ pub fn follow_workspace(
     mut view: ResMut<ViewState>,
     mut rigs: Query<ShownRig, ShownRigs>,
 ) {
-    let time = rigs.iter().find(|(.., viewed)| *viewed).map(|(_, _, _, p, ..)| p.time_ms());
-    for (entity, rig, bones, mut player, meshes, viewed) in &mut rigs {
+    let time = rigs.iter().find(|(.., viewed)| *viewed).map(|(_, _, _, (_, playback), ..)| playback.time_ms());
+    for (entity, rig, bones, (mut player, _), meshes, viewed) in &mut rigs {
         // A model with no skeleton (a map, a prop) has no rig: its meshes
         // are drawn as stored.
         match (rig, workspace.shown_skeleton().is_some()) {

@@ -39,10 +39,12 @@ use super::clip::{Clip, Hints};
 use super::clock::{RepeatMode, Step};
 use super::sample::BonePose;
 
+mod call;
 mod instance;
 #[cfg(test)]
 mod tests;
 
+pub use call::Call;
 pub use instance::Instance;
 
 /// One started clip: two starts of one action are two instances.
@@ -228,6 +230,13 @@ impl<C: Copy + PartialEq> Mixer<C> {
     /// (`SetActionAni`).
     pub fn play_action(&mut self, clip: C, action: Action) -> InstanceId {
         let id = self.next_id();
+        self.play_action_as(id, clip, action);
+        id
+    }
+
+    /// [`Mixer::play_action`] under an id the caller chose
+    /// ([`Call::PlayAction`]).
+    fn play_action_as(&mut self, id: InstanceId, clip: C, action: Action) {
         let mut instance = Instance::new(id, clip, Kind::Action);
         instance.state = if action.wait_ms > 0.0 { State::Wait } else { State::FadeIn };
         instance.wait_left = action.wait_ms * action.rate;
@@ -243,7 +252,6 @@ impl<C: Copy + PartialEq> Mixer<C> {
         instance.hold = action.hold_last_frame;
         self.actions.insert(0, instance);
         self.release_guarantees();
-        id
     }
 
     /// Starts or restarts the loop of `clip` (`SetLoopAni`, or
@@ -251,15 +259,26 @@ impl<C: Copy + PartialEq> Mixer<C> {
     /// playing or fading out starts again from 0 at weight 0; one still
     /// fading in only takes the new weight and rate.
     pub fn play_loop(&mut self, clip: C, settings: Loop) -> InstanceId {
+        let id = match self.loops.iter().find(|l| l.clip == clip) {
+            Some(playing) => playing.id,
+            None => self.next_id(),
+        };
+        self.play_loop_as(id, clip, settings);
+        id
+    }
+
+    /// [`Mixer::play_loop`] under an id the caller chose
+    /// ([`Call::PlayLoop`]): a loop of `clip` already playing takes it.
+    fn play_loop_as(&mut self, id: InstanceId, clip: C, settings: Loop) {
         let index = match self.loops.iter().position(|l| l.clip == clip) {
             Some(index) => index,
             None => {
-                let id = self.next_id();
                 self.loops.insert(0, Instance::new(id, clip, Kind::Loop));
                 0
             }
         };
         let l = &mut self.loops[index];
+        l.id = id;
         match (settings.start_ms, l.state) {
             (Some(start), _) => {
                 l.state = State::FadeIn;
@@ -283,9 +302,7 @@ impl<C: Copy + PartialEq> Mixer<C> {
         l.rate = settings.rate;
         l.fade_out = 0.0;
         l.loop_fade_out = 0.0;
-        let id = l.id;
         self.release_guarantees();
-        id
     }
 
     /// `CheckGuaranteeOut`: anything new releases the kept actions.

@@ -13,7 +13,7 @@ use bevy::ecs::prelude::*;
 use crate::anim::InstanceId;
 use crate::anim::mixer::State;
 use crate::format::EventKind;
-use crate::plugin::{AniEventFired, AniPlayer};
+use crate::plugin::{AniEventFired, AniPlayback};
 
 use super::assets::Io3dMesh;
 use super::components::{HiddenMeshes, MeshPart, SpawnedParts};
@@ -35,7 +35,7 @@ pub(crate) fn follow_mesh_events(event: On<AniEventFired>, mut rigs: Query<&mut 
 /// changed, not every frame.
 pub(crate) fn show_meshes(
     meshes: Res<Assets<Io3dMesh>>,
-    mut rigs: Query<(&mut HiddenMeshes, Ref<SpawnedParts>, Option<&AniPlayer>)>,
+    mut rigs: Query<(&mut HiddenMeshes, Ref<SpawnedParts>, Option<&AniPlayback>)>,
     mut parts: Query<(&MeshPart, &mut Visibility)>,
 ) {
     for (mut hidden, spawned, player) in &mut rigs {

@@ -9,7 +9,7 @@ use super::{FreeSpace, edit, in_free_space, side_size, vec3_text};
 use crate::anim::{Clip, Hints, Rig};
 use crate::format::Animation;
 use crate::format::string::decode_text;
-use crate::plugin::AniPlayer;
+use crate::plugin::AniPlayback;
 use crate::viewer::stage::ViewedRig;
 use crate::viewer::view::ViewState;
 use crate::viewer::workspace::{Stores, Workspace};
@@ -22,7 +22,7 @@ pub fn bones_panel(
     mut stores: Stores,
     mut view: ResMut<ViewState>,
     mut editing: edit::Editing,
-    players: Query<&AniPlayer, With<ViewedRig>>,
+    players: Query<&AniPlayback, With<ViewedRig>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if !view.panels {

@@ -10,7 +10,7 @@ use egui_file::FileDialog;
 
 use super::{FreeSpace, edit, in_free_space, motion, side_size};
 use crate::check::{Severity, group};
-use crate::plugin::{AniBinding, AniPlayer};
+use crate::plugin::{AniBinding, AniPlayback};
 use crate::resource::ResourceKind;
 use crate::viewer::requests::FileRequest;
 use crate::viewer::stage::ViewedRig;
@@ -50,7 +50,7 @@ pub fn files_panel(
     mut dialog: Local<OpenDialog>,
     view: Res<ViewState>,
     mut editing: edit::Editing,
-    players: Query<(&AniPlayer, &AniBinding), With<ViewedRig>>,
+    players: Query<(&AniPlayback, &AniBinding), With<ViewedRig>>,
     mut requests: MessageWriter<FileRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();

@@ -8,7 +8,7 @@ use bevy_egui::egui;
 
 use crate::anim::mixer::{Instance, Kind};
 use crate::anim::{Action, Loop};
-use crate::plugin::{AniClip, AniPlayer};
+use crate::plugin::{AniClip, AniPlayback, AniPlayer};
 use crate::viewer::workspace::OpenAnimation;
 
 /// The clip and settings the mixer starts next.
@@ -38,7 +38,12 @@ impl Default for MixDraft {
 }
 
 /// The mixer's controls and one strip per playing clip.
-pub fn mixer(ui: &mut egui::Ui, player: &mut AniPlayer, animations: &[OpenAnimation], draft: &mut MixDraft) {
+pub fn mixer(
+    ui: &mut egui::Ui,
+    (player, playback): (&mut AniPlayer, &AniPlayback),
+    animations: &[OpenAnimation],
+    draft: &mut MixDraft,
+) {
     if animations.is_empty() {
         return;
     }
@@ -74,8 +79,7 @@ pub fn mixer(ui: &mut egui::Ui, player: &mut AniPlayer, animations: &[OpenAnimat
     });
     let names: Vec<(AssetId<AniClip>, String)> =
         animations.iter().map(|open| (open.handle.id(), open.file.origin.name())).collect();
-    let playing: Vec<Instance<AssetId<AniClip>>> = player.instances().cloned().collect();
-    for instance in &playing {
+    for instance in playback.instances() {
         strip(ui, player, instance, &names);
     }
 }

@@ -9,7 +9,7 @@ use super::mixer::MixDraft;
 use super::{FreeSpace, bottom_size, in_free_space};
 use crate::anim::RepeatMode;
 use crate::format::Animation;
-use crate::plugin::AniPlayer;
+use crate::plugin::{AniPlayback, AniPlayer};
 use crate::viewer::requests::ScreenshotRequest;
 use crate::viewer::stage::{EventLog, ViewedRig};
 use crate::viewer::view::{Look, StatusLine, ViewState};
@@ -37,10 +37,9 @@ pub enum Action {
     Seek(f32),
 }
 
-/// Applies an action to the player, for an animation with `keys` (sorted
-/// key times) and `total_ms`.
-pub fn apply(action: Action, player: &mut AniPlayer, keys: &[i32], total_ms: i32) {
-    let now = player.time_ms();
+/// Applies an action to the player, at `now` ms in an animation with
+/// `keys` (sorted key times) and `total_ms`.
+pub fn apply(action: Action, (player, now): (&mut AniPlayer, f32), keys: &[i32], total_ms: i32) {
     let total = total_ms.max(0) as f32;
     match action {
         Action::TogglePlay => player.paused = !player.paused,
@@ -105,11 +104,12 @@ pub fn timeline_panel(
     mut mix: ResMut<MixDraft>,
     mut status: ResMut<StatusLine>,
     log: Res<EventLog>,
-    mut players: Query<&mut AniPlayer, With<ViewedRig>>,
+    mut players: Query<(&mut AniPlayer, &AniPlayback), With<ViewedRig>>,
     mut screenshots: MessageWriter<ScreenshotRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
-    let Some(mut player) = players.iter_mut().next() else { return Ok(()) };
+    let Some((mut player, playback)) = players.iter_mut().next() else { return Ok(()) };
+    let now = playback.time_ms();
     let Some(open) = workspace.current() else { return Ok(()) };
     let animation = &open.file.value;
     let ticks = key_times(animation, if view.all_ticks { None } else { view.selected.as_deref() });
@@ -126,21 +126,21 @@ pub fn timeline_panel(
         egui::Panel::bottom("timeline").default_size(height).max_size(most).show(ui, |ui| {
             // A short window scrolls the timeline rather than the stage.
             egui::ScrollArea::vertical().show(ui, |ui| {
-                controls(ui, &mut player, &mut view, total_ms, &mut actions, &mut screenshots, &status);
-                match timeline(ui, open, &ticks, player.time_ms()) {
+                controls(ui, (&mut player, now), &mut view, total_ms, &mut actions, &mut screenshots, &status);
+                match timeline(ui, open, &ticks, now) {
                     Some(StripInput::Seek(t)) => actions.push(Action::Seek(t)),
                     Some(StripInput::MoveEvent(i, t)) => moved = Some((i, t)),
                     None => {}
                 }
                 egui::CollapsingHeader::new("Mixer: clips over this one, as the game blends them").show(ui, |ui| {
-                    super::mixer::mixer(ui, &mut player, &workspace.animations, &mut mix);
+                    super::mixer::mixer(ui, (&mut player, playback), &workspace.animations, &mut mix);
                 });
                 event_log(ui, &log);
             });
         });
     });
     for action in actions {
-        apply(action, &mut player, &keys, total_ms);
+        apply(action, (&mut player, now), &keys, total_ms);
     }
     if let Some((index, time_ms)) = moved
         && let Err(error) = workspace.edit_current(&mut stores, |a| a.retime_event(index, time_ms))
@@ -179,7 +179,7 @@ fn keyboard(ctx: &egui::Context, view: &mut ViewState) -> Vec<Action> {
 
 fn controls(
     ui: &mut egui::Ui,
-    player: &mut AniPlayer,
+    (player, now): (&mut AniPlayer, f32),
     view: &mut ViewState,
     total_ms: i32,
     actions: &mut Vec<Action>,
@@ -212,7 +212,7 @@ fn controls(
         player.speed = if reverse { -speed } else { speed };
         ui.checkbox(&mut player.in_place, "in place");
         ui.separator();
-        ui.monospace(format!("{:8.1} / {total_ms} ms", player.time_ms()));
+        ui.monospace(format!("{now:8.1} / {total_ms} ms"));
     });
     ui.horizontal(|ui| {
         ui.checkbox(&mut view.all_ticks, "ticks of all tracks");

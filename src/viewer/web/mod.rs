@@ -43,7 +43,7 @@ use super::stage::ViewedRig;
 use super::view::Look;
 use super::workspace::{Files, Workspace};
 use super::{ViewerOptions, ViewerSystems};
-use crate::plugin::AniPlayer;
+use crate::plugin::AniPlayback;
 use crate::resource::{EntryKind, FileIndex, FileSource, ResourceFolder, ResourceKind};
 
 pub use page::io3d_dropped;
@@ -246,7 +246,7 @@ pub fn pick(purpose: &str, folder: bool) {
 fn show_facts(
     workspace: Res<Workspace>,
     frames: Option<Res<FrameTimes>>,
-    players: Query<&AniPlayer, With<ViewedRig>>,
+    players: Query<&AniPlayback, With<ViewedRig>>,
     mut shown: Local<Option<Vec<String>>>,
 ) {
     let current = workspace.current();
