@@ -32,6 +32,9 @@
 //!   animations, and import of animations from any tool.
 //! - `json` (feature `json`): the JSON form behind `io3d dump` and
 //!   `io3d build`.
+//! - `plugin` (feature `plugin`): the Bevy plugin that plays `.ani`
+//!   clips on any rig, as the client plays them; its page is the guide,
+//!   with the README's example compiled.
 //! - [`viewer`] (feature `viewer`, default): the desktop viewer behind
 //!   `io3d-viewer`.
 

@@ -227,3 +227,61 @@ fn settled((player, in_use): (&Ref<AniPlayer>, &Mut<ClipsInUse>), binding: &AniB
     let unchanged = !player.is_changed() && !in_use.is_changed();
     unchanged && in_use.all_bound && binding.is_bound() && binding.rest_axes == Some(axes)
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::asset::Handle;
+    use bevy::ecs::message::Messages;
+
+    use super::*;
+    use crate::plugin::binding::biped;
+
+    /// A world with what binding reads, and the walk as a clip.
+    fn world() -> (World, Handle<AniClip>) {
+        let mut world = World::new();
+        world.init_resource::<Messages<AssetEvent<AniClip>>>();
+        world.init_resource::<Messages<AssetEvent<SklSkeleton>>>();
+        world.init_resource::<Messages<AssetEvent<AniBoneMap>>>();
+        world.init_resource::<Assets<SklSkeleton>>();
+        world.init_resource::<Assets<AniBoneMap>>();
+        world.init_resource::<RetargetedClips>();
+        let (mut clips, handle) = (Assets::<AniClip>::default(), Handle::<AniClip>::default());
+        clips.insert(&handle, biped::rig_and_walk().1).unwrap();
+        world.insert_resource(clips);
+        (world, handle)
+    }
+
+    /// Binding finds the named entities below a player (not those below a
+    /// nested one), binds the main clip to them and marks the bones a
+    /// track names; run again with nothing changed, it leaves the player
+    /// alone; a renamed bone makes it look again.
+    #[test]
+    fn binds_named_descendants_once_and_again_only_when_something_changed() {
+        let (mut world, walk) = world();
+        let player = world.spawn((AniPlayer::new(walk), Axes::AsIs)).id();
+        let hips = world.spawn((Name::new("Bip01"), Transform::default(), ChildOf(player))).id();
+        let spine = world.spawn((Name::new("Bip01 Spine"), Transform::default(), ChildOf(hips))).id();
+        let nested = world.spawn((AniPlayer::default(), ChildOf(hips))).id();
+        let theirs = world.spawn((Name::new("Bip01 Neck"), Transform::default(), ChildOf(nested))).id();
+        let bind = world.register_system(bind_players);
+        world.run_system(bind).unwrap();
+        let binding = world.get::<AniBinding>(player).unwrap();
+        assert!(binding.is_bound());
+        assert!(binding.unbound_tracks.iter().any(|t| t == "Bip01 Neck"), "the nested rig's bone is not this one's");
+        for bone in [hips, spine] {
+            assert_eq!(world.get::<Io3dBone>(bone).map(|b| b.player), Some(player));
+        }
+        assert_eq!(world.get::<Io3dBone>(theirs), None);
+
+        world.clear_trackers();
+        world.run_system(bind).unwrap();
+        assert!(!world.entity(player).get_ref::<AniBinding>().unwrap().is_changed(), "a settled player is skipped");
+
+        world.get_mut::<Name>(theirs).unwrap().set("Bip01 Neck2");
+        world.entity_mut(spine).insert(Name::new("Bip01 Neck"));
+        world.run_system(bind).unwrap();
+        let binding = world.get::<AniBinding>(player).unwrap();
+        assert!(binding.unbound_tracks.iter().any(|t| t == "Bip01 Spine"), "the renamed bone is found again");
+        assert!(!binding.unbound_tracks.iter().any(|t| t == "Bip01 Neck"));
+    }
+}

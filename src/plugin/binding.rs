@@ -352,3 +352,95 @@ impl AniBinding {
         self.root = (String::new(), None);
     }
 }
+
+/// The bundled Biped as a player's bones, for the stages' tests.
+#[cfg(test)]
+pub(super) mod biped {
+    use super::*;
+    use crate::anim::Rig;
+    use crate::format::{Animation, Skeleton};
+
+    /// The Biped's rig and its walk, read from the bundled samples.
+    pub fn rig_and_walk() -> (Rig, AniClip) {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/");
+        let skeleton = Skeleton::from_bytes(&std::fs::read(format!("{folder}biped.skl")).unwrap()).unwrap();
+        let walk = Animation::from_bytes(&std::fs::read(format!("{folder}biped_walk_4002.ani")).unwrap()).unwrap();
+        (Rig::new(&skeleton).unwrap(), AniClip::new(walk))
+    }
+
+    /// The rig's bones as entities of `world`, in the rig's order, at rest
+    /// in the files' axes.
+    pub fn bones(world: &mut World, rig: &Rig) -> Vec<Bone> {
+        let rest = |pose: &BonePose| Transform::from_translation(pose.position).with_rotation(pose.rotation);
+        (0..rig.names.len())
+            .map(|i| Bone {
+                entity: world.spawn_empty().id(),
+                name: String::from_utf8_lossy(&rig.names[i]).into_owned(),
+                key: rig.names[i].clone(),
+                rest: rest(&rig.rest[i]),
+                parent: rig.parents[i],
+                between: Vec::new(),
+            })
+            .collect()
+    }
+
+    /// A binding of those bones, in the files' axes, with `clip` bound as
+    /// `id` and the Biped's root followed.
+    pub fn binding(bones: Vec<Bone>, (id, clip): (AssetId<AniClip>, &AniClip)) -> AniBinding {
+        let mut binding = AniBinding::default();
+        binding.set_bones(bones);
+        binding.follow_axes(Axes::AsIs);
+        binding.follow_root(crate::anim::biped::ROOT);
+        let bound = binding.bind_clip(clip, None);
+        binding.clips.insert(id, bound);
+        binding.main_bound = true;
+        binding
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every track of the walk binds its Biped bone by its bytes, the root
+    /// is found, and the ends of its root track are read once.
+    #[test]
+    fn a_clip_binds_its_tracks_by_name_and_reads_its_roots_ends() {
+        let mut world = World::new();
+        let (rig, walk) = biped::rig_and_walk();
+        let binding = biped::binding(biped::bones(&mut world, &rig), (AssetId::default(), &walk));
+        let bound = binding.clip(AssetId::default()).unwrap();
+        let expected: Vec<Option<usize>> = walk.clip.tracks.iter().map(|t| rig.bone(t.bone.c_str())).collect();
+        assert_eq!(bound.tracks, expected);
+        assert!(bound.unbound_tracks.is_empty() && expected.iter().all(Option::is_some));
+        let root = binding.root().unwrap();
+        assert_eq!(rig.names[root], crate::anim::biped::ROOT.as_bytes());
+        let first = rig.local_pose(&walk.clip, 0.0)[root].position;
+        assert_eq!(bound.root_ends.map(|(start, _)| start.position), Some(first));
+    }
+
+    /// Ownership changes are reported once: every bone gained on the first
+    /// take, nothing on a take that changes nothing, and a bone no track
+    /// names any more released with its rest pose.
+    #[test]
+    fn ownership_is_reported_once_and_a_bone_no_track_drives_is_released_to_rest() {
+        let mut world = World::new();
+        let (rig, mut walk) = biped::rig_and_walk();
+        let bones = biped::bones(&mut world, &rig);
+        let mut binding = biped::binding(bones.clone(), (AssetId::default(), &walk));
+        let first = binding.take_ownership(&[]);
+        assert_eq!(first.gained.len(), bones.len());
+        assert!(first.released.is_empty() && first.left.is_empty());
+        let again = binding.take_ownership(&[]);
+        assert!(again.gained.is_empty() && again.released.is_empty() && again.left.is_empty());
+
+        let last = bones.len() - 1;
+        walk.clip.tracks.retain(|track| rig.bone(track.bone.c_str()) != Some(last));
+        let bound = binding.bind_clip(&walk, None);
+        binding.clips.insert(AssetId::default(), bound);
+        let dropped = binding.take_ownership(&[]);
+        assert_eq!(dropped.released, [(bones[last].entity, bones[last].rest)]);
+        assert!(dropped.gained.is_empty());
+        assert!(binding.take_ownership(&[bones[last].entity]).gained.contains(&(last, bones[last].entity)));
+    }
+}

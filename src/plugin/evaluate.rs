@@ -220,3 +220,47 @@ fn root_motion(
     let distance = start.map_or(0.0, |start| root_motion::ground_distance(start, position));
     Some(RootMotion { position, delta: moved.delta, yaw_delta: moved.yaw, distance_this_loop: distance })
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::asset::Handle;
+
+    use super::*;
+    use crate::anim::Loop;
+    use crate::anim::mixer::Call;
+    use crate::plugin::binding::biped;
+
+    /// One clip at weight 1 poses each bone as the library samples it, to
+    /// the bit; root motion reports the root where the clip has it, and
+    /// in-place play holds it over the ground at the clip's start.
+    #[test]
+    fn one_clip_poses_as_the_library_samples_and_in_place_holds_the_root() {
+        let mut world = World::new();
+        let (rig, walk) = biped::rig_and_walk();
+        let (mut clips, handle) = (Assets::<AniClip>::default(), Handle::<AniClip>::default());
+        let binding = biped::binding(biped::bones(&mut world, &rig), (handle.id(), &walk));
+        clips.insert(&handle, walk).unwrap();
+        let mut playback = AniPlayback::default();
+        let id = crate::anim::InstanceId(1);
+        playback.mixer.apply(Call::PlayLoop { id, clip: handle.id(), settings: Loop::default() });
+        playback.mixer.advance(500.0, |id| clips.get(id).map(|c| &c.clip), &mut Vec::new());
+        let expected = rig.local_pose(&clips.get(&handle).unwrap().clip, 500.0);
+        let root = binding.root().unwrap();
+
+        let mut player = AniPlayer::default();
+        let (mut motion, mut posing) = (RootMotion::default(), Posing::default());
+        let posed =
+            pose_player((&player, &mut playback, &binding, None, 0), &clips, &mut motion, Axes::AsIs, &mut posing);
+        assert_eq!(posed, expected);
+        assert_eq!(motion.position, expected[root].position);
+
+        player.in_place = true;
+        let posed =
+            pose_player((&player, &mut playback, &binding, None, 0), &clips, &mut motion, Axes::AsIs, &mut posing);
+        let start = binding.clip(handle.id()).unwrap().root_ends.unwrap().0.position;
+        assert_eq!(posed[root], root_motion::held_in_place(expected[root], start));
+        assert_ne!(posed[root].position, expected[root].position, "the walk has moved by 500 ms");
+        assert_eq!(motion.position, expected[root].position, "the motion is still reported");
+        assert_eq!(posed[..root], expected[..root]);
+    }
+}

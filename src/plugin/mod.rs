@@ -3,22 +3,31 @@
 //! actions and loops with fades and weights, in milliseconds. With feature
 //! `characters`, whole characters too (module `character`).
 //!
+//! This is the guide; `docs/plugin.md` in the repository goes into each
+//! part further. The README's example, compiled here:
+//!
 //! ```no_run
+//! use bevy::input::common_conditions::input_just_pressed;
 //! use bevy::prelude::*;
 //! use bevy_io3d::prelude::*;
 //!
 //! fn main() {
-//!     App::new().add_plugins((DefaultPlugins, Io3dPlugin::default())).add_systems(Startup, setup).run();
+//!     App::new()
+//!         .add_plugins((DefaultPlugins, Io3dPlugin::default()))
+//!         .add_systems(Startup, setup)
+//!         .add_systems(Update, punch.run_if(input_just_pressed(KeyCode::Space)))
+//!         .run();
 //! }
 //!
 //! fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+//!     // The one-line case: loop one clip.
 //!     commands
 //!         .spawn((SklRig::new(assets.load("biped.skl")), AniPlayer::new(assets.load("biped_walk_4002.ani"))))
-//!         .observe(|event: On<AniEventFired>| info!("{} {} at {} ms", event.name, event.sub_info, event.time_ms));
+//!         .observe(|event: On<AniEventFired>| info!("{:?} {} at {} ms", event.kind, event.sub_info, event.time_ms));
 //! }
 //!
-//! // A state change as the game makes it: everything out over 100 ms, the
-//! // punch in over 100 ms, held on its last frame.
+//! // As the game changes state: everything out over 100 ms, the punch in
+//! // over 100 ms, held on its last frame.
 //! fn punch(mut players: Query<&mut AniPlayer>, assets: Res<AssetServer>) {
 //!     for mut player in &mut players {
 //!         player.clear_all_actions(100.0, false);
@@ -28,6 +37,33 @@
 //!     }
 //! }
 //! ```
+//!
+//! - **What a game writes**: [`AniPlayer`], and only that. Its transport
+//!   (`clip`, `repeat`, `speed`, `paused`, [`AniPlayer::seek`]) plays one
+//!   clip; its calls are the client's controller's
+//!   ([`AniPlayer::play_action`], [`AniPlayer::play_loop`], the clears,
+//!   [`AniPlayer::force_weight`], ...), recorded and made when the plugin
+//!   next advances the player, this frame for a call made in `Update`.
+//!   `Changed<AniPlayer>` means the game asked for something.
+//! - **What a game reads**: [`AniPlayback`] (each playing clip's time,
+//!   weight and state, under the id its call returned), [`RootMotion`]
+//!   (the root's step and turn this frame, after [`Io3dSystems::Pose`]),
+//!   [`AniBinding`] (what bound, what did not) and the events,
+//!   [`AniEventFired`] (a typed [`AniEvent`]: match on its `kind`) and
+//!   [`AniClipEnded`], triggered on the player's entity for observers.
+//! - **Where poses go**: [`PoseOutput`] picks the path. `Transform` (the
+//!   default) writes each bone's local `Transform`, so that anything
+//!   parented to a bone follows; `GlobalTransform` writes world
+//!   transforms after Bevy's propagation, for crowds. [`AniLod`] poses a
+//!   far player every few frames and interpolates between.
+//! - **Which rigs**: any hierarchy of named entities. A [`SklRig`] spawns
+//!   the engine's skeleton; a glTF scene binds by its node names;
+//!   [`AniRetarget`] plays the engine's clips on another skeleton (a
+//!   Mixamo or Blender character) by a bone map, suggested or read from a
+//!   file ([`AniBoneMap`]).
+//! - **Bevy's own player**: every loaded [`AniClip`] also carries a Bevy
+//!   `AnimationClip` ([`to_bevy_clip`]), for games that drive
+//!   `AnimationPlayer` themselves.
 //!
 //! Systems, all in `PostUpdate`, in the sets of [`Io3dSystems`] (the first
 //! four chained, inside Bevy's `AnimationSystems`, after
@@ -255,5 +291,25 @@ mod layering {
         }
         let deepest = graph.keys().map(|module| (depth(&graph, module), module)).max().unwrap();
         assert!(deepest.0 <= 7, "{} stands {} deep: {graph:?}", deepest.1, deepest.0);
+    }
+
+    /// The README's plugin example is this module's doctest, word for
+    /// word, so that it compiles.
+    #[test]
+    fn the_readme_example_is_the_modules_doctest() {
+        let code_after = |text: &str, fence: &str| -> String {
+            let start = text.find(fence).unwrap() + fence.len();
+            text[start..text[start..].find("```").unwrap() + start].to_owned()
+        };
+        let root = env!("CARGO_MANIFEST_DIR");
+        let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+        let module = std::fs::read_to_string(format!("{root}/src/plugin/mod.rs")).unwrap();
+        let docs: String = module
+            .lines()
+            .filter_map(|l| l.strip_prefix("//!"))
+            .map(|l| format!("{}\n", l.strip_prefix(' ').unwrap_or(l)))
+            .collect();
+        let section = &readme[readme.find("## Playing animations in a Bevy game").unwrap()..];
+        assert_eq!(code_after(section, "```rust\n"), code_after(&docs, "```no_run\n"));
     }
 }

@@ -30,3 +30,28 @@ pub(crate) fn write_world_poses(
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::ecs::system::RunSystemOnce;
+    use bevy::math::{Affine3A, Quat, Vec3};
+
+    use super::*;
+
+    /// A bone's `GlobalTransform` is its player's times its model pose;
+    /// players with no model poses (the other path) leave theirs alone.
+    #[test]
+    fn a_bone_is_placed_by_its_player_times_its_model_pose() {
+        bevy::tasks::ComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
+        let mut world = World::new();
+        let pose = Affine3A::from_rotation_translation(Quat::from_rotation_x(0.3), Vec3::new(0.0, 1.0, 0.0));
+        let placed = Affine3A::from_translation(Vec3::new(5.0, 0.0, -2.0));
+        let player = world.spawn((ModelPoses(vec![pose]), GlobalTransform::from(placed))).id();
+        let other = world.spawn((ModelPoses::default(), GlobalTransform::IDENTITY)).id();
+        let bone = world.spawn((Io3dBone { player, index: 0 }, GlobalTransform::IDENTITY)).id();
+        let left = world.spawn((Io3dBone { player: other, index: 0 }, GlobalTransform::IDENTITY)).id();
+        world.run_system_once(write_world_poses).unwrap();
+        assert_eq!(world.get::<GlobalTransform>(bone).map(GlobalTransform::affine), Some(placed * pose));
+        assert_eq!(world.get::<GlobalTransform>(left), Some(&GlobalTransform::IDENTITY));
+    }
+}

@@ -38,3 +38,34 @@ pub(crate) fn write_local_poses(
         },
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::ecs::system::RunSystemOnce;
+    use bevy::math::{Quat, Vec3};
+
+    use super::*;
+
+    /// Each bone takes its player's pose at its index and keeps its scale;
+    /// a bone whose pose did not change is not marked changed, and a bone
+    /// whose index the poses lack is left alone.
+    #[test]
+    fn bones_take_their_players_poses_and_keep_their_scale() {
+        bevy::tasks::ComputeTaskPool::get_or_init(bevy::tasks::TaskPool::default);
+        let mut world = World::new();
+        let pose = (Vec3::new(1.0, 2.0, 3.0), Quat::from_rotation_y(0.5));
+        let player = world.spawn((AniPlayer::default(), LocalPoses(vec![pose]))).id();
+        let scaled = Transform::from_scale(Vec3::splat(2.0));
+        let bone = world.spawn((Io3dBone { player, index: 0 }, scaled)).id();
+        let beyond = world.spawn((Io3dBone { player, index: 1 }, scaled)).id();
+        world.run_system_once(write_local_poses).unwrap();
+        let posed = Transform { translation: pose.0, rotation: pose.1, scale: Vec3::splat(2.0) };
+        assert_eq!(world.get::<Transform>(bone), Some(&posed));
+        assert_eq!(world.get::<Transform>(beyond), Some(&scaled));
+
+        world.clear_trackers();
+        world.run_system_once(write_local_poses).unwrap();
+        let ticks = world.entity(bone).get_ref::<Transform>().unwrap();
+        assert!(!ticks.is_changed(), "the same pose again marks nothing");
+    }
+}
