@@ -28,6 +28,12 @@
 //! posed every N frames, its bones interpolated in between (players
 //! spread over the frames).
 //!
+//! `--bevy` plays the same clips on the same rigs with Bevy's own
+//! `AnimationPlayer` instead (the clips exported by
+//! [`to_bevy_clip`], crossfaded by `AnimationTransitions` on the same
+//! schedule, their events observed as [`AniClipEvent`]s): the baseline
+//! the crate's paths are measured against.
+//!
 //! `--meshes` (with `--features characters`) dresses every character in
 //! four skinned meshes, the bundled body three times and its sword (1,788
 //! vertices, 52 bones), with bounds that follow the joints: the frame then
@@ -37,11 +43,17 @@
 
 use std::time::{Duration, Instant};
 
+use bevy::animation::graph::{AnimationGraph, AnimationGraphHandle, AnimationNodeIndex};
+use bevy::animation::{AnimationClip, AnimationPlayer, transition::AnimationTransitions};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_io3d::anim::{Action, Loop, Rig};
+use bevy_io3d::format::Animation;
 use bevy_io3d::format::{Event, FileString};
-use bevy_io3d::plugin::{AniClip, AniEventFired, AniLod, AniPlayer, Io3dPlugin, PoseOutput, SklRig, SklSkeleton};
+use bevy_io3d::plugin::{
+    AniClip, AniClipEvent, AniEventFired, AniLod, AniPlayer, Axes, ClipSpace, Io3dPlugin, PoseOutput, SklRig,
+    SklSkeleton, to_bevy_clip,
+};
 
 #[path = "../benches/common/mod.rs"]
 mod common;
@@ -64,21 +76,68 @@ struct EventsFired(u64);
 #[derive(Resource)]
 struct Clips(Handle<AniClip>, Handle<AniClip>);
 
+/// The same two clips as nodes of one Bevy animation graph (`--bevy`).
+#[derive(Resource)]
+struct BevyNodes(AnimationNodeIndex, AnimationNodeIndex);
+
+/// Whether character `i` changes state on `frame`, and to the action.
+fn change(i: usize, frame: usize) -> Option<bool> {
+    (i + frame).is_multiple_of(CHANGE_EVERY).then(|| ((i + frame) / CHANGE_EVERY).is_multiple_of(2))
+}
+
 /// Every frame some characters change state, spread over the frames.
 fn change_states(mut frame: Local<usize>, clips: Res<Clips>, mut players: Query<&mut AniPlayer>) {
     *frame += 1;
     for (i, mut player) in players.iter_mut().enumerate() {
-        if !(i + *frame).is_multiple_of(CHANGE_EVERY) {
-            continue;
-        }
+        let Some(to_action) = change(i, *frame) else { continue };
         player.clear_all_actions(100.0, false);
-        if ((i + *frame) / CHANGE_EVERY).is_multiple_of(2) {
+        if to_action {
             player.play_action(clips.1.clone(), Action { hold_last_frame: true, ..Action::faded(100.0, 100.0) });
         } else {
             player.clear_all_loops(100.0, false);
             player.play_loop(clips.0.clone(), Loop::faded(100.0));
         }
     }
+}
+
+/// [`change_states`] for Bevy's player: the same changes on the same
+/// frames, crossfaded over 100 ms by `AnimationTransitions`.
+fn change_bevy_states(
+    mut frame: Local<usize>,
+    nodes: Res<BevyNodes>,
+    mut players: Query<(&mut AnimationPlayer, &mut AnimationTransitions)>,
+) {
+    *frame += 1;
+    let fade = Duration::from_millis(100);
+    for (i, (mut player, mut transitions)) in players.iter_mut().enumerate() {
+        match change(i, *frame) {
+            Some(true) => {
+                transitions.play(&mut player, nodes.1, fade);
+            }
+            Some(false) => {
+                transitions.play(&mut player, nodes.0, fade).repeat();
+            }
+            None => {}
+        }
+    }
+}
+
+/// Bevy's player on a character, its graph's walk looping from `at_ms`.
+fn bevy_player(nodes: &BevyNodes, at_ms: f32) -> (AnimationPlayer, AnimationTransitions) {
+    let (mut player, mut transitions) = (AnimationPlayer::default(), AnimationTransitions::new());
+    transitions.play(&mut player, nodes.0, Duration::ZERO).repeat().seek_to(at_ms / 1000.0);
+    (player, transitions)
+}
+
+/// The clips exported for Bevy's player, as one graph (`--bevy`).
+fn bevy_graph(app: &mut App, clips: [&Animation; 2]) -> (Handle<AnimationGraph>, BevyNodes) {
+    let space = ClipSpace::new(Axes::default());
+    let clips = clips.map(|clip| {
+        let exported = to_bevy_clip(clip, &clip.events, &space);
+        app.world_mut().resource_mut::<Assets<AnimationClip>>().add(exported)
+    });
+    let (graph, nodes) = AnimationGraph::from_clips(clips);
+    (app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph), BevyNodes(nodes[0], nodes[1]))
 }
 
 /// Moves every character a little, as a game moves them.
@@ -95,6 +154,8 @@ struct Options {
     still: bool,
     crowd: bool,
     moving: bool,
+    /// Bevy's own player instead of ours.
+    bevy: bool,
     /// Pose each player's clips every this many frames.
     lod: u32,
 }
@@ -130,8 +191,10 @@ fn app(characters: usize, options: Options) -> App {
     .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_BUDGET))
     .init_resource::<EventsFired>()
     .add_systems(Update, change_states)
+    .add_systems(Update, change_bevy_states.run_if(resource_exists::<BevyNodes>))
     .add_systems(Update, walk_characters.run_if(move || options.moving))
-    .add_observer(|_: On<AniEventFired>, mut fired: ResMut<EventsFired>| fired.0 += 1);
+    .add_observer(|_: On<AniEventFired>, mut fired: ResMut<EventsFired>| fired.0 += 1)
+    .add_observer(|_: On<AniClipEvent>, mut fired: ResMut<EventsFired>| fired.0 += 1);
     let skeleton = common::game_skeleton();
     let rig = Rig::new(&skeleton).expect("a tree");
     let mut walk = common::long_clip(&skeleton, 20, 0.0);
@@ -144,6 +207,7 @@ fn app(characters: usize, options: Options) -> App {
         })
         .collect();
     let attack = common::long_clip(&skeleton, 20, 1.5);
+    let bevy = options.bevy.then(|| bevy_graph(&mut app, [&walk, &attack]));
     #[cfg(feature = "characters")]
     let wardrobe = options.meshes.then(|| wardrobe(&mut app, &skeleton));
     let skeleton = app.world_mut().resource_mut::<Assets<SklSkeleton>>().add(SklSkeleton { skeleton, rig });
@@ -156,8 +220,14 @@ fn app(characters: usize, options: Options) -> App {
         let place = Transform::from_xyz((i % 50) as f32 * 100.0, 0.0, (i / 50) as f32 * 100.0);
         let output = if options.crowd { PoseOutput::GlobalTransform } else { PoseOutput::Transform };
         let mut character = app.world_mut().spawn((SklRig::new(skeleton.clone()), place));
-        if !options.still {
-            character.insert((player, output));
+        match &bevy {
+            Some((graph, nodes)) => {
+                character.insert((bevy_player(nodes, (i * 37 % 20_000) as f32), AnimationGraphHandle(graph.clone())));
+            }
+            None if !options.still => {
+                character.insert((player, output));
+            }
+            None => {}
         }
         if options.lod > 1 {
             character.insert(AniLod::every(options.lod));
@@ -170,6 +240,9 @@ fn app(characters: usize, options: Options) -> App {
         let _ = &mut character;
     }
     app.insert_resource(clips);
+    if let Some((_, nodes)) = bevy {
+        app.insert_resource(nodes);
+    }
     // Spawn the bones and meshes and bind the players before measuring.
     app.update();
     app.update();
@@ -209,12 +282,12 @@ fn report(characters: usize, options: Options) -> bool {
     fits
 }
 
-const USAGE: &str = "usage: stress [--still | --crowd] [--moving] [--lod=N] [--meshes] [CHARACTERS]";
+const USAGE: &str = "usage: stress [--still | --crowd | --bevy] [--moving] [--lod=N] [--meshes] [CHARACTERS]";
 
 /// The options and the count, or what is wrong with the arguments: a
 /// flag it does not know is refused, never measured as the default path.
 fn parse(args: &[String]) -> Result<(Options, Option<usize>), String> {
-    let mut options = Options { meshes: false, still: false, crowd: false, moving: false, lod: 1 };
+    let mut options = Options { meshes: false, still: false, crowd: false, moving: false, bevy: false, lod: 1 };
     let mut count = None;
     for arg in args {
         match arg.as_str() {
@@ -222,6 +295,7 @@ fn parse(args: &[String]) -> Result<(Options, Option<usize>), String> {
             "--still" => options.still = true,
             "--crowd" => options.crowd = true,
             "--moving" => options.moving = true,
+            "--bevy" => options.bevy = true,
             flag if flag.starts_with("--lod=") => {
                 let frames = flag["--lod=".len()..].parse::<u32>().ok().filter(|n| *n > 0);
                 options.lod = frames.ok_or_else(|| format!("{flag}: --lod=N needs a whole number of frames"))?;
@@ -230,8 +304,11 @@ fn parse(args: &[String]) -> Result<(Options, Option<usize>), String> {
             n => count = Some(n.parse::<usize>().map_err(|_| format!("{n}: not a number of characters"))?),
         }
     }
-    if options.still && options.crowd {
-        return Err("--still plays nothing, on no path: it takes no --crowd".into());
+    if [options.still, options.crowd, options.bevy].into_iter().filter(|&on| on).count() > 1 {
+        return Err("--still, --crowd and --bevy each choose what plays: give one".into());
+    }
+    if options.bevy && options.lod > 1 {
+        return Err("--lod=N is the crate's level of detail: Bevy's player (--bevy) has none".into());
     }
     if options.meshes && !cfg!(feature = "characters") {
         return Err("--meshes needs --features characters".into());
