@@ -242,3 +242,48 @@ fn shape(rig: &Rig, map: &BoneMap) -> u64 {
     map.0.hash(&mut hasher);
     hasher.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Skeleton;
+    use crate::plugin::binding::biped;
+
+    /// The Biped's walk retargeted onto bones shaped as the Biped itself:
+    /// the bones must end where the walk puts them, and the root carries
+    /// the travel. Made once a clip and rig shape, shared after, made again
+    /// once its file is forgotten; another shape gets its own.
+    #[test]
+    fn a_clip_is_made_once_a_rig_shape_and_onto_its_own_shape_plays_as_itself() {
+        let mut world = World::new();
+        let (rig, walk) = biped::rig_and_walk();
+        let walk_id = AssetId::<AniClip>::default();
+        let binding = biped::binding(biped::bones(&mut world, &rig), (walk_id, &walk));
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/");
+        let skeleton = Skeleton::from_bytes(&std::fs::read(format!("{folder}biped.skl")).unwrap()).unwrap();
+        let source = SklSkeleton { skeleton, rig: rig.clone() };
+        let with = Retargeting { source_id: AssetId::default(), source: &source, map: None };
+        let mut made = RetargetedClips::default();
+
+        let first = made.get(&[(walk_id, &walk)], with, &binding).remove(0);
+        assert_eq!(first.travel_bone.as_deref(), Some(crate::anim::biped::ROOT));
+        for t in [0.0, 333.0, 1000.0] {
+            let (own, moved) = (rig.unit_world_pose(&walk.clip, t), rig.unit_world_pose(&first.clip, t));
+            for (bone, (own, moved)) in own.iter().zip(&moved).enumerate() {
+                let gap = own.position.distance(moved.position);
+                assert!(gap < 1e-2, "bone {bone} at {t} ms is {gap} from where the walk puts it");
+            }
+        }
+        let again = made.get(&[(walk_id, &walk)], with, &binding).remove(0);
+        assert!(Arc::ptr_eq(&first.clip, &again.clip), "shared, not made again");
+
+        let mut other = binding.clone();
+        other.rest[1].position.y += 1.0;
+        let reshaped = made.get(&[(walk_id, &walk)], with, &other).remove(0);
+        assert!(!Arc::ptr_eq(&first.clip, &reshaped.clip), "another rig shape has its own");
+
+        made.forget(&[walk_id], &[]);
+        let remade = made.get(&[(walk_id, &walk)], with, &binding).remove(0);
+        assert!(!Arc::ptr_eq(&first.clip, &remade.clip), "a reloaded clip is made again");
+    }
+}
