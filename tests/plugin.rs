@@ -2017,3 +2017,48 @@ fn only_the_game_changes_the_player_and_a_call_plays_the_frame_it_is_made() {
         bones.iter().zip(walking).filter(|(bone, walking)| app.world().get::<Transform>(**bone) != Some(walking));
     assert!(attacked.count() > bones.len() / 2, "and posed: the attack moves most bones");
 }
+
+/// A player put in another's place starts afresh, and the ids it hands out
+/// name none of the old one's clips. A call restarting the transport's
+/// loop leaves it the transport's: the time reads it, and a new clip
+/// replaces it rather than playing beside it.
+#[test]
+fn a_new_player_starts_afresh_and_a_call_on_the_transports_loop_keeps_it_the_transports() {
+    use bevy_io3d::anim::{Action, Loop};
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let rig = spawn_walker(&mut app, "biped_walk_4002.ani", RepeatMode::Loop);
+    let server = app.world().resource::<AssetServer>().clone();
+    let (walk, attack): (Handle<AniClip>, Handle<AniClip>) =
+        (server.load("biped_walk_4002.ani"), server.load("biped_attack_4002.ani"));
+    run_until(&mut app, "the attack", |app| app.world().resource::<AssetServer>().is_loaded(&attack));
+    let clips = |app: &App| {
+        let playback = app.world().get::<AniPlayback>(rig).unwrap();
+        playback.instances().map(|i| (i.id, i.clip)).collect::<Vec<_>>()
+    };
+
+    // The game restarts the transport's loop: one loop, under the call's id.
+    let restarted = app.world_mut().get_mut::<AniPlayer>(rig).unwrap().play_loop(walk.clone(), Loop::default());
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(clips(&app), [(restarted, walk.id())]);
+    assert_eq!(app.world().get::<AniPlayback>(rig).unwrap().time_ms(), 10.0 * STEP_MS as f32);
+    app.world_mut().get_mut::<AniPlayer>(rig).unwrap().clip = Some(attack.clone());
+    app.update();
+    let playing = clips(&app);
+    assert_eq!(playing.len(), 1, "the attack replaced the walk: {playing:?}");
+    assert_eq!(playing[0].1, attack.id());
+
+    // Another player in its place: the old clips go, and its ids are new.
+    let old = playing[0].0;
+    let mut fresh = AniPlayer::default();
+    let punch = fresh.play_action(attack.clone(), Action::default());
+    app.world_mut().entity_mut(rig).insert(fresh);
+    app.update();
+    assert_eq!(clips(&app), [(punch, attack.id())]);
+    assert_ne!(punch, old);
+    *app.world_mut().get_mut::<AniPlayer>(rig).unwrap() = AniPlayer::new(walk.clone());
+    app.update();
+    assert_eq!(clips(&app).iter().map(|(_, clip)| *clip).collect::<Vec<_>>(), [walk.id()], "assigned afresh too");
+}

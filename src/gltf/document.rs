@@ -9,6 +9,7 @@ use ::gltf::{Document, Gltf};
 use base64::Engine;
 
 use super::GltfError;
+use crate::resource::{FileIndex, FileSource};
 
 /// Extensions a file may require without changing what an animation
 /// import reads (they concern materials, lights, textures or mesh data).
@@ -21,8 +22,21 @@ pub struct GltfDocument {
     pub document: Document,
     /// Each buffer's bytes, by index.
     pub buffers: Vec<Vec<u8>>,
-    /// The folder files it names are looked for in.
-    base: Option<PathBuf>,
+    /// Where the files it names are looked for.
+    files: Beside,
+}
+
+/// Where a `.gltf`'s own files (buffers, images) are read from: by the
+/// names it gives them, relative to its folder.
+#[derive(Clone)]
+enum Beside {
+    /// Nowhere: it was read from bytes alone.
+    Nothing,
+    /// Its folder on disk.
+    Folder(PathBuf),
+    /// Its folder among the files a page was handed, read when first
+    /// wanted.
+    Handed(FileIndex, PathBuf),
 }
 
 impl GltfDocument {
@@ -36,6 +50,18 @@ impl GltfDocument {
     /// Parses a `.glb` or `.gltf` in memory; `base` is where relative buffer
     /// URIs are looked for (none: such buffers are an error).
     pub fn from_slice(bytes: &[u8], base: Option<&Path>) -> Result<Self, GltfError> {
+        Self::parse(bytes, base.map_or(Beside::Nothing, |base| Beside::Folder(base.to_path_buf())))
+    }
+
+    /// Parses a `.gltf` handed to a page with the files beside it: buffer
+    /// files are read from `index`, in `folder`. One not read yet is an
+    /// error while the index reads it ([`FileSource::is_waiting`]): the
+    /// reader tries again once it arrives.
+    pub fn from_index(bytes: &[u8], index: FileIndex, folder: &Path) -> Result<Self, GltfError> {
+        Self::parse(bytes, Beside::Handed(index, folder.to_path_buf()))
+    }
+
+    fn parse(bytes: &[u8], files: Beside) -> Result<Self, GltfError> {
         let Gltf { document, mut blob } =
             Gltf::from_slice_without_validation(bytes).map_err(|e| GltfError::Invalid(e.to_string()))?;
         validate(&document)?;
@@ -54,12 +80,12 @@ impl GltfDocument {
                         check_length(index, declared, chunk.len(), 3)?;
                         Ok(chunk)
                     }
-                    ::gltf::buffer::Source::Uri(uri) => read_uri(uri, base, Some(declared))
+                    ::gltf::buffer::Source::Uri(uri) => read_uri(uri, &files, Some(declared))
                         .map_err(|why| GltfError::Read(format!("buffer {index} ('{}'): {why}", short(uri)))),
                 }
             })
             .collect::<Result<_, _>>()?;
-        Ok(Self { document, buffers, base: base.map(Path::to_path_buf) })
+        Ok(Self { document, buffers, files })
     }
 
     /// A buffer's bytes, for the `gltf` crate's readers.
@@ -81,7 +107,7 @@ impl GltfDocument {
                     .ok_or_else(|| GltfError::Invalid(format!("{}: past its buffer's end", what())))
             }
             ::gltf::image::Source::Uri { uri, .. } => {
-                read_uri(uri, self.base.as_deref(), None).map_err(|why| GltfError::Read(format!("{}: {why}", what())))
+                read_uri(uri, &self.files, None).map_err(|why| GltfError::Read(format!("{}: {why}", what())))
             }
         }
     }
@@ -158,9 +184,9 @@ fn check_length(index: usize, declared: usize, found: usize, padding: usize) -> 
 const MAX_IMAGE_BYTES: usize = 256 << 20;
 
 /// A URI's bytes, `declared` of them where a buffer declares its length
-/// (an image does not): a base64 data URI, or a file inside the folder
-/// `base` ([`read_inside`]).
-fn read_uri(uri: &str, base: Option<&Path>, declared: Option<usize>) -> Result<Vec<u8>, String> {
+/// (an image does not): a base64 data URI, or a file beside the glTF
+/// ([`read_inside`] on disk, [`read_handed`] in a page).
+fn read_uri(uri: &str, files: &Beside, declared: Option<usize>) -> Result<Vec<u8>, String> {
     if let Some(data) = uri.strip_prefix("data:") {
         let (_, payload) = data.split_once(";base64,").ok_or("a data URI that is not base64")?;
         let bytes = base64::engine::general_purpose::STANDARD.decode(payload).map_err(|e| e.to_string())?;
@@ -172,20 +198,46 @@ fn read_uri(uri: &str, base: Option<&Path>, declared: Option<usize>) -> Result<V
     if uri.contains("://") {
         return Err("only data URIs and relative file names are read".into());
     }
-    let base = base.ok_or("a file name, but the glTF was not read from a folder")?;
-    read_inside(base, &percent_encoding::percent_decode_str(uri).decode_utf8_lossy(), declared)
+    let name = percent_encoding::percent_decode_str(uri).decode_utf8_lossy();
+    let relative = relative_name(&name)?;
+    match files {
+        Beside::Nothing => Err("a file name, but the glTF was not read from a folder".into()),
+        Beside::Folder(base) => read_inside(base, relative, declared),
+        Beside::Handed(index, folder) => read_handed(index, &folder.join(relative), declared),
+    }
 }
 
-/// The file `name` inside the folder `base`, which must be a regular file
-/// of `declared` bytes (or at most [`MAX_IMAGE_BYTES`]): a hostile `.gltf`
-/// cannot read an absolute path, go up with `..` or through a link out of
-/// its folder, or hang on a device or a FIFO, and no more than it declares
-/// is read.
-fn read_inside(base: &Path, name: &str, declared: Option<usize>) -> Result<Vec<u8>, String> {
+/// A name a glTF gives one of its files, as a path: relative to the
+/// glTF's folder and never out of it (no root, no `..`).
+fn relative_name(name: &str) -> Result<&Path, String> {
     let relative = Path::new(name);
     if !relative.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
         return Err("a buffer file must be named relative to the glTF's folder, without '..'".into());
     }
+    Ok(relative)
+}
+
+/// The file at `path` among those a page was handed, of `declared` bytes
+/// (or at most [`MAX_IMAGE_BYTES`]).
+fn read_handed(index: &FileIndex, path: &Path, declared: Option<usize>) -> Result<Vec<u8>, String> {
+    let bytes = index.read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    match declared {
+        Some(declared) if bytes.len() != declared => {
+            Err(format!("{declared} bytes declared, {} holds {}", path.display(), bytes.len()))
+        }
+        None if bytes.len() > MAX_IMAGE_BYTES => {
+            Err(format!("{} holds {} bytes, more than an image is read for", path.display(), bytes.len()))
+        }
+        _ => Ok(bytes),
+    }
+}
+
+/// The file `relative` ([`relative_name`]) inside the folder `base`,
+/// which must be a regular file of `declared` bytes (or at most
+/// [`MAX_IMAGE_BYTES`]): a hostile `.gltf` cannot go through a link out of
+/// its folder or hang on a device or a FIFO, and no more than it declares
+/// is read.
+fn read_inside(base: &Path, relative: &Path, declared: Option<usize>) -> Result<Vec<u8>, String> {
     let folder = base.canonicalize().map_err(|e| format!("{}: {e}", base.display()))?;
     let path: PathBuf = folder.join(relative);
     let resolved = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;

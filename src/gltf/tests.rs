@@ -2,6 +2,7 @@
 //! tools' habits (matrices, `STEP`, `CUBICSPLINE`, sparse accessors).
 
 use std::borrow::Cow;
+use std::path::Path;
 
 use ::gltf::json::{self, Index};
 use glam::{Quat, Vec3};
@@ -336,6 +337,24 @@ fn buffers_in_separate_files_and_data_uris_are_read() {
     let text = json::serialize::to_vec(&root).unwrap();
     let embedded = import(&GltfDocument::from_slice(&text, None).unwrap(), &skeleton, &Default::default()).unwrap();
     assert_eq!(embedded.animation, expected.animation);
+
+    // Handed to a page with its folder: the buffer file is read from the
+    // index, once it has arrived; a name out of the folder is refused.
+    root.buffers[0].uri = Some("walk%20data.bin".into());
+    let text = json::serialize::to_vec(&root).unwrap();
+    let index = crate::resource::FileIndex::new();
+    index.add_name(Path::new("mods/walk data.bin"));
+    let handed = || GltfDocument::from_index(&text, index.clone(), Path::new("mods"));
+    let waiting = handed().err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(waiting.contains("buffer 0 ('walk%20data.bin')"), "{waiting}");
+    assert_eq!(index.take_wanted(), [Path::new("mods/walk data.bin")]);
+    index.arrive(Path::new("mods/walk data.bin"), blob.clone());
+    let from_page = import(&handed().unwrap(), &skeleton, &Default::default()).unwrap();
+    assert_eq!(from_page.animation, expected.animation);
+    root.buffers[0].uri = Some("../walk%20data.bin".into());
+    let text = json::serialize::to_vec(&root).unwrap();
+    let out = GltfDocument::from_index(&text, index.clone(), Path::new("mods")).err().map(|e| e.to_string());
+    assert!(out.unwrap_or_default().contains("without '..'"));
 }
 
 #[test]

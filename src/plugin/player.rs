@@ -3,6 +3,7 @@
 
 use std::ops::Deref;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use bevy::asset::{AssetId, Handle};
 use bevy::ecs::lifecycle::HookContext;
@@ -13,8 +14,8 @@ use bevy::reflect::{Reflect, reflect_remote, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::anim::math::yaw_between;
-use crate::anim::mixer::Call;
 use crate::anim::mixer::Instance;
+use crate::anim::mixer::{Call, Kind};
 use crate::anim::{Action, InstanceId, Loop, Mixer, RepeatMode, Step};
 
 use super::assets::{AniClip, AniEvent};
@@ -94,10 +95,25 @@ pub struct AniPlayer {
     pub(super) started: Vec<Handle<AniClip>>,
     #[reflect(ignore)]
     pub(super) pending_seek: Option<f32>,
-    /// The last instance id handed out: every start, the game's or the
-    /// transport's, takes the next.
+    /// Which player this is: one put in its place (inserted again or
+    /// assigned) starts afresh, as a new value of the component should.
     #[reflect(ignore)]
-    last_id: u64,
+    pub(super) token: u64,
+}
+
+/// Instance ids and player tokens, unique in the process: an id a game
+/// kept from a player that was replaced can never name a clip of the new
+/// one.
+static LAST_ID: AtomicU64 = AtomicU64::new(0);
+
+/// A number no other call to it returns.
+fn unique() -> u64 {
+    LAST_ID.fetch_add(1, Ordering::Relaxed) + 1
+}
+
+/// The id for a new start, the game's or the transport's.
+fn next_id() -> InstanceId {
+    InstanceId(unique())
 }
 
 /// A player with nothing to play, for a game that starts clips with the
@@ -115,7 +131,7 @@ impl Default for AniPlayer {
             calls: Vec::new(),
             started: Vec::new(),
             pending_seek: None,
-            last_id: 0,
+            token: unique(),
         }
     }
 }
@@ -164,7 +180,7 @@ impl AniPlayer {
     /// no reference to it could outlive this call, and a call on an id
     /// that is gone does nothing.
     pub fn play_action(&mut self, clip: Handle<AniClip>, action: Action) -> InstanceId {
-        let id = self.next_id();
+        let id = next_id();
         self.calls.push(Call::PlayAction { id, clip: clip.id(), action });
         self.started.push(clip);
         id
@@ -174,16 +190,10 @@ impl AniPlayer {
     /// `SetLoopAniInMid` with [`Loop::start_ms`]). A loop of `clip`
     /// already playing takes the id returned, and its old id is gone.
     pub fn play_loop(&mut self, clip: Handle<AniClip>, settings: Loop) -> InstanceId {
-        let id = self.next_id();
+        let id = next_id();
         self.calls.push(Call::PlayLoop { id, clip: clip.id(), settings });
         self.started.push(clip);
         id
-    }
-
-    /// The id for the next start.
-    pub(super) fn next_id(&mut self) -> InstanceId {
-        self.last_id += 1;
-        InstanceId(self.last_id)
     }
 
     /// Clears every action of `clip` over `fade_out_ms` (`ClearActionAni`).
@@ -207,7 +217,8 @@ impl AniPlayer {
     }
 
     /// Fades every loop but that of `clip` out, if `clip` loops, else all
-    /// of them (`ClearAllLoopAniExceptOne`).
+    /// of them (`ClearAllLoopAniExceptOne`). Whether `clip` loops is
+    /// [`AniPlayback`]'s to tell, once the call is made.
     pub fn clear_all_loops_except(&mut self, clip: &Handle<AniClip>, fade_out_ms: f32, also_waiting: bool) {
         self.calls.push(Call::ClearAllLoopsExcept { clip: clip.id(), fade_out_ms, also_waiting });
     }
@@ -257,15 +268,18 @@ impl AniPlayer {
 /// What a player plays: its clips' instances, with their times, weights
 /// and states, as the plugin's advance left them this frame. The plugin
 /// owns it and writes it every frame; a game reads it, and steers through
-/// [`AniPlayer`].
+/// [`AniPlayer`]. (Not reflected: its state is the library's mixer.)
 #[derive(Component, Debug, Clone, Default)]
 pub struct AniPlayback {
+    /// The [`AniPlayer::token`] of the player it plays for.
+    pub(super) token: u64,
     pub(super) mixer: Mixer<AssetId<AniClip>>,
     /// Strong handles of the clips started by calls, so that they stay
     /// loaded while they play.
     pub(super) handles: Vec<Handle<AniClip>>,
-    /// The instance playing the transport's clip, its clip and kind.
-    pub(super) main: Option<(InstanceId, AssetId<AniClip>, RepeatMode)>,
+    /// The transport's clip and kind, and the action playing it (a loop
+    /// is found by its clip: a call may restart it under another id).
+    pub(super) main: Option<(AssetId<AniClip>, RepeatMode, InstanceId)>,
     /// Each instance's last step, for root motion.
     pub(super) steps: Vec<(InstanceId, Step)>,
     /// A seek or a new main clip waits to be settled by an update of no
@@ -277,8 +291,29 @@ impl AniPlayback {
     /// The main clip's time in ms (or the newest clip's when there is no
     /// main clip; 0 when nothing plays).
     pub fn time_ms(&self) -> f32 {
-        let main = self.main.and_then(|(id, _, _)| self.mixer.instance(id));
+        let main = self.main_instance();
         main.or_else(|| self.mixer.instances().next()).map_or(0.0, Instance::time_ms)
+    }
+
+    /// The instance playing the transport's clip, while one does.
+    fn main_instance(&self) -> Option<&Instance<AssetId<AniClip>>> {
+        match self.main? {
+            (clip, RepeatMode::Loop, _) => self.loop_of(clip),
+            (_, RepeatMode::Once, id) => self.mixer.instance(id),
+        }
+    }
+
+    /// The loop of `clip`: the client has one loop a clip.
+    fn loop_of(&self, clip: AssetId<AniClip>) -> Option<&Instance<AssetId<AniClip>>> {
+        self.mixer.instances().find(|i| i.kind() == Kind::Loop && i.clip == clip)
+    }
+
+    /// Starts afresh for `player` when it is not the player this played
+    /// for (a new value put in the old one's place).
+    pub(super) fn follow_player(&mut self, player: &AniPlayer) {
+        if self.token != player.token {
+            *self = Self { token: player.token, ..Self::default() };
+        }
     }
 
     /// The playing clips: actions newest first, then loops.
@@ -298,26 +333,33 @@ impl AniPlayback {
     /// them changes. Whether it started an instance.
     pub(super) fn follow_main_clip(&mut self, player: &mut AniPlayer) -> bool {
         let wanted = player.clip.as_ref().map(|clip| (clip.id(), player.repeat));
-        if let Some((id, clip, repeat)) = self.main {
+        if let Some((clip, repeat, _)) = self.main {
             if Some((clip, repeat)) == wanted {
                 return false;
             }
-            let time = self.mixer.instance(id).map(Instance::time_ms);
-            self.mixer.remove(id);
-            if Some(clip) == wanted.map(|w| w.0) && player.pending_seek.is_none() {
-                player.pending_seek = time;
+            let playing = self.main_instance().map(|i| (i.id, i.time_ms()));
+            if let Some((id, time)) = playing {
+                self.mixer.remove(id);
+                if Some(clip) == wanted.map(|w| w.0) && player.pending_seek.is_none() {
+                    player.pending_seek = Some(time);
+                }
             }
         }
         self.main = None;
         let Some((clip, repeat)) = wanted else { return false };
-        let id = player.next_id();
+        let id = match repeat {
+            // A loop of the clip a call started keeps its id, as the
+            // client's one loop a clip is restarted.
+            RepeatMode::Loop => self.loop_of(clip).map_or_else(next_id, |i| i.id),
+            RepeatMode::Once => next_id(),
+        };
         self.mixer.apply(match repeat {
             RepeatMode::Loop => Call::PlayLoop { id, clip, settings: Loop::default() },
             RepeatMode::Once => {
                 Call::PlayAction { id, clip, action: Action { hold_last_frame: true, ..Action::default() } }
             }
         });
-        self.main = Some((id, clip, repeat));
+        self.main = Some((clip, repeat, id));
         true
     }
 }

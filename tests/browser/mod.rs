@@ -71,7 +71,25 @@ fn served_folder(dir: &Path) -> PathBuf {
     // The bundled character as a glTF model, to open as the game's files.
     let config = crate_path("assets/resource/model/animodel/biped.txt");
     io3d(&[config.as_os_str(), "-o".as_ref(), served.join("biped.glb").as_os_str()], "export");
+    split_glb(&served.join("biped.glb"), &served.join("biped.gltf"), "biped.bin");
     served
+}
+
+/// Writes a `.glb` as a `.gltf` with its buffer in a file beside it,
+/// named `bin`, as Blender's "glTF Separate" writes one.
+fn split_glb(glb: &Path, gltf: &Path, bin: &str) {
+    let bytes = std::fs::read(glb).unwrap();
+    let chunk = |at: usize| {
+        let length = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        (&bytes[at + 8..at + 8 + length], at + 8 + length)
+    };
+    let (json, next) = chunk(12);
+    let (blob, _) = chunk(next);
+    let mut root: Value = serde_json::from_slice(json).unwrap();
+    let length = root["buffers"][0]["byteLength"].as_u64().unwrap() as usize;
+    root["buffers"][0]["uri"] = Value::from(bin);
+    std::fs::write(gltf, serde_json::to_vec(&root).unwrap()).unwrap();
+    std::fs::write(gltf.with_file_name(bin), &blob[..length]).unwrap();
 }
 
 /// Runs `io3d COMMAND ARGS`, which must succeed.
@@ -179,7 +197,16 @@ fn the_viewer_runs_in_a_browser_as_on_the_desktop() {
     picked_folder(&results, &out);
     saved(&results, &served, dir.path());
     zipped(&results, &served, dir.path());
+    separate(&results);
     address(&results);
+}
+
+/// A `.gltf` dropped with its buffer file opens as the `.glb` does.
+fn separate(results: &Value) {
+    let separate = scenario(results, "separate");
+    no_errors_but_missing(separate, "separate");
+    assert_eq!(separate["facts"]["io3dImported"], "biped", "{separate}");
+    assert_eq!(separate["facts"]["io3dProblems"], "", "{separate}");
 }
 
 fn frame_times(results: &Value, desktop_frame_ms: f64) {

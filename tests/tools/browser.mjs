@@ -187,6 +187,15 @@ await scenario('zip', async () => {
   return { errors, facts, saved };
 });
 
+// A .gltf whose buffer is a file beside it, dropped with it.
+await scenario('separate', async () => {
+  const { page, errors } = await open('');
+  await drop(page, ['biped.gltf', 'biped.bin']);
+  const facts = await until(page, f => f.io3dImported === 'biped', 'the glTF model and its buffer file');
+  await page.close();
+  return { errors, facts };
+});
+
 fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify(results, null, 2));
 await browser.close();
 server.close();

@@ -23,7 +23,8 @@ pub enum Call<C> {
         action: Action,
     },
     /// [`Mixer::play_loop`] (`SetLoopAni`): a loop of the clip already
-    /// playing restarts under this id, and its old id is gone.
+    /// playing restarts under this id, and its old id is gone (no removal
+    /// is reported for it: the loop plays on).
     PlayLoop {
         /// The (re)started loop's id.
         id: InstanceId,

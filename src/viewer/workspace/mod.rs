@@ -289,10 +289,14 @@ impl Workspace {
     }
 
     /// A glTF read from the source; buffers in other files are looked for
-    /// beside it on disk.
+    /// beside it, on disk or among the files a page was handed.
     fn gltf_document(&self, path: &Path) -> Result<GltfDocument, gltf::GltfError> {
         let bytes = self.source.read(path).map_err(|e| gltf::GltfError::Read(format!("{}: {e}", path.display())))?;
-        GltfDocument::from_slice(&bytes, path.parent())
+        match (self.source.memory(), path.parent()) {
+            // A page's `.gltf` reads its buffer files from what it was handed.
+            (Some(index), Some(folder)) => GltfDocument::from_index(&bytes, index.clone(), folder),
+            _ => GltfDocument::from_slice(&bytes, path.parent()),
+        }
     }
 
     /// How many files of each list are open, to take back what an open
