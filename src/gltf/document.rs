@@ -140,6 +140,27 @@ pub fn is_gltf(path: &Path, bytes: &[u8]) -> bool {
     crate::format::sniff(bytes) == Some(crate::format::Magic::Glb) || extension
 }
 
+/// The files beside it that a `.gltf` names for its buffers and images,
+/// as paths relative to its folder (data URIs and names out of the folder
+/// left out): the files that come with it, which are not opened on their
+/// own. Nothing for a file that is not a `.gltf`'s JSON.
+pub fn files_named(bytes: &[u8]) -> Vec<PathBuf> {
+    let Ok(Gltf { document, .. }) = Gltf::from_slice_without_validation(bytes) else { return Vec::new() };
+    let buffers = document.buffers().filter_map(|buffer| match buffer.source() {
+        ::gltf::buffer::Source::Uri(uri) => Some(uri),
+        ::gltf::buffer::Source::Bin => None,
+    });
+    let images = document.images().filter_map(|image| match image.source() {
+        ::gltf::image::Source::Uri { uri, .. } => Some(uri),
+        ::gltf::image::Source::View { .. } => None,
+    });
+    let file = |uri: &str| {
+        let name = percent_encoding::percent_decode_str(uri).decode_utf8_lossy();
+        relative_name(&name).ok().map(Path::to_path_buf)
+    };
+    buffers.chain(images).filter(|uri| !uri.starts_with("data:")).filter_map(file).collect()
+}
+
 /// An animation's name, or `animation N`.
 pub fn animation_name(animation: &::gltf::Animation<'_>) -> String {
     animation.name().map_or_else(|| format!("animation {}", animation.index()), str::to_owned)

@@ -44,7 +44,7 @@ mod source;
 mod tests;
 
 pub use armature::{Armature, ArmatureOptions, armature};
-pub use document::{GltfDocument, is_gltf};
+pub use document::{GltfDocument, files_named, is_gltf};
 pub use export::{COLLISION_SUFFIX, ExportOptions, Exported, ModelParts, dds_to_png, export, export_model};
 pub use extras::{AnimationExtras, EventExtra, TrackWeight};
 pub use import::{ImportOptions, Imported, import, suggested_map};

@@ -344,6 +344,7 @@ fn buffers_in_separate_files_and_data_uris_are_read() {
     let text = json::serialize::to_vec(&root).unwrap();
     let index = crate::resource::FileIndex::new();
     index.add_name(Path::new("mods/walk data.bin"));
+    assert_eq!(files_named(&text), [Path::new("walk data.bin")], "the file that comes with it");
     let handed = || GltfDocument::from_index(&text, index.clone(), Path::new("mods"));
     let waiting = handed().err().map(|e| e.to_string()).unwrap_or_default();
     assert!(waiting.contains("buffer 0 ('walk%20data.bin')"), "{waiting}");

@@ -15,7 +15,8 @@ impl Workspace {
     pub fn open(&mut self, paths: &[PathBuf], stores: &mut Stores) {
         let before = self.animations.len();
         let mut imported = None;
-        for path in paths {
+        let companions = self.gltf_companions(paths);
+        for path in paths.iter().filter(|path| !companions.contains(path)) {
             let count = self.animations.len();
             let gltf = self.open_path(path, stores);
             if imported.is_none() && gltf && self.animations.len() > count {
@@ -27,6 +28,19 @@ impl Workspace {
             self.current = imported.unwrap_or(before);
         }
         self.refresh(stores);
+    }
+
+    /// The files among `paths` that a `.gltf` among them names (its
+    /// buffers and images): they come with it and open with it, not on
+    /// their own.
+    fn gltf_companions(&self, paths: &[PathBuf]) -> Vec<PathBuf> {
+        let gltf = |path: &&PathBuf| path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
+        let named = |path: &PathBuf| {
+            let folder = path.parent().unwrap_or(Path::new("")).to_path_buf();
+            let bytes = self.source.read(path).unwrap_or_default();
+            gltf::files_named(&bytes).into_iter().map(move |name| folder.join(name))
+        };
+        paths.iter().filter(gltf).flat_map(named).filter(|named| paths.contains(named)).collect()
     }
 
     /// Opens one file; returns whether it was a glTF (imported).
