@@ -67,13 +67,7 @@ fn advance(
     clips: &Assets<AniClip>,
     fired: &mut Vec<Fired<Id>>,
 ) {
-    playback.follow_player(player);
-    player.calls.drain(..).for_each(|call| playback.mixer.apply(call));
-    for clip in player.started.drain(..) {
-        if !playback.handles.contains(&clip) {
-            playback.handles.push(clip);
-        }
-    }
+    playback.take_calls(player);
     let restarted = playback.follow_main_clip(player);
     let AniPlayback { mixer, handles, steps, unsettled, .. } = playback;
     mixer.guarantee = player.guarantee;

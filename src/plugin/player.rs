@@ -14,8 +14,7 @@ use bevy::reflect::{Reflect, reflect_remote, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::anim::math::yaw_between;
-use crate::anim::mixer::Instance;
-use crate::anim::mixer::{Call, Kind};
+use crate::anim::mixer::{Call, Instance, Kind};
 use crate::anim::{Action, InstanceId, Loop, Mixer, RepeatMode, Step};
 
 use super::assets::{AniClip, AniEvent};
@@ -308,11 +307,18 @@ impl AniPlayback {
         self.mixer.instances().find(|i| i.kind() == Kind::Loop && i.clip == clip)
     }
 
-    /// Starts afresh for `player` when it is not the player this played
-    /// for (a new value put in the old one's place).
-    pub(super) fn follow_player(&mut self, player: &AniPlayer) {
+    /// Makes the calls `player` recorded, keeping their clips loaded; for
+    /// a player that is not the one this played for (a new value put in
+    /// the old one's place), from nothing.
+    pub(super) fn take_calls(&mut self, player: &mut AniPlayer) {
         if self.token != player.token {
             *self = Self { token: player.token, ..Self::default() };
+        }
+        player.calls.drain(..).for_each(|call| self.mixer.apply(call));
+        for clip in player.started.drain(..) {
+            if !self.handles.contains(&clip) {
+                self.handles.push(clip);
+            }
         }
     }
 
