@@ -154,11 +154,11 @@ pub fn files_named(bytes: &[u8]) -> Vec<PathBuf> {
         ::gltf::image::Source::Uri { uri, .. } => Some(uri),
         ::gltf::image::Source::View { .. } => None,
     });
-    let file = |uri: &str| {
-        let name = percent_encoding::percent_decode_str(uri).decode_utf8_lossy();
-        relative_name(&name).ok().map(Path::to_path_buf)
+    let file = |uri: &str| match named(uri) {
+        Ok(Named::File(path)) => Some(path),
+        _ => None,
     };
-    buffers.chain(images).filter(|uri| !uri.starts_with("data:")).filter_map(file).collect()
+    buffers.chain(images).filter_map(file).collect()
 }
 
 /// An animation's name, or `animation N`.
@@ -208,34 +208,51 @@ const MAX_IMAGE_BYTES: usize = 256 << 20;
 /// (an image does not): a base64 data URI, or a file beside the glTF
 /// ([`read_inside`] on disk, [`read_handed`] in a page).
 fn read_uri(uri: &str, files: &Beside, declared: Option<usize>) -> Result<Vec<u8>, String> {
+    let relative = match named(uri)? {
+        Named::Data(data) => return read_data(data, declared),
+        Named::File(relative) => relative,
+    };
+    match files {
+        Beside::Nothing => Err("a file name, but the glTF was not read from a folder".into()),
+        Beside::Folder(base) => read_inside(base, &relative, declared),
+        Beside::Handed(index, folder) => read_handed(index, &folder.join(relative), declared),
+    }
+}
+
+/// What a glTF's URI names.
+enum Named<'a> {
+    /// Bytes in the URI itself: what follows `data:`.
+    Data(&'a str),
+    /// A file beside the glTF, relative to its folder and never out of it.
+    File(PathBuf),
+}
+
+/// What `uri` names: a data URI, or a file named relative to the glTF's
+/// folder (percent-decoded; no root, no `..`). Any other URI is refused.
+fn named(uri: &str) -> Result<Named<'_>, String> {
     if let Some(data) = uri.strip_prefix("data:") {
-        let (_, payload) = data.split_once(";base64,").ok_or("a data URI that is not base64")?;
-        let bytes = base64::engine::general_purpose::STANDARD.decode(payload).map_err(|e| e.to_string())?;
-        if let Some(declared) = declared.filter(|&d| d != bytes.len()) {
-            return Err(format!("{declared} bytes declared, the data URI holds {}", bytes.len()));
-        }
-        return Ok(bytes);
+        return Ok(Named::Data(data));
     }
     if uri.contains("://") {
         return Err("only data URIs and relative file names are read".into());
     }
     let name = percent_encoding::percent_decode_str(uri).decode_utf8_lossy();
-    let relative = relative_name(&name)?;
-    match files {
-        Beside::Nothing => Err("a file name, but the glTF was not read from a folder".into()),
-        Beside::Folder(base) => read_inside(base, relative, declared),
-        Beside::Handed(index, folder) => read_handed(index, &folder.join(relative), declared),
-    }
-}
-
-/// A name a glTF gives one of its files, as a path: relative to the
-/// glTF's folder and never out of it (no root, no `..`).
-fn relative_name(name: &str) -> Result<&Path, String> {
-    let relative = Path::new(name);
+    let relative = Path::new(name.as_ref());
     if !relative.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
         return Err("a buffer file must be named relative to the glTF's folder, without '..'".into());
     }
-    Ok(relative)
+    Ok(Named::File(relative.to_path_buf()))
+}
+
+/// A base64 data URI's bytes (`data` follows `data:`), `declared` of them
+/// where a buffer declares its length.
+fn read_data(data: &str, declared: Option<usize>) -> Result<Vec<u8>, String> {
+    let (_, payload) = data.split_once(";base64,").ok_or("a data URI that is not base64")?;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(payload).map_err(|e| e.to_string())?;
+    if let Some(declared) = declared.filter(|&d| d != bytes.len()) {
+        return Err(format!("{declared} bytes declared, the data URI holds {}", bytes.len()));
+    }
+    Ok(bytes)
 }
 
 /// The file at `path` among those a page was handed, of `declared` bytes
@@ -253,7 +270,7 @@ fn read_handed(index: &FileIndex, path: &Path, declared: Option<usize>) -> Resul
     }
 }
 
-/// The file `relative` ([`relative_name`]) inside the folder `base`,
+/// The file `relative` ([`named`]) inside the folder `base`,
 /// which must be a regular file of `declared` bytes (or at most
 /// [`MAX_IMAGE_BYTES`]): a hostile `.gltf` cannot go through a link out of
 /// its folder or hang on a device or a FIFO, and no more than it declares
