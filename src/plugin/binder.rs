@@ -246,7 +246,7 @@ mod tests {
         world.init_resource::<Assets<AniBoneMap>>();
         world.init_resource::<RetargetedClips>();
         let (mut clips, handle) = (Assets::<AniClip>::default(), Handle::<AniClip>::default());
-        clips.insert(&handle, biped::rig_and_walk().1).unwrap();
+        clips.insert(&handle, biped::skeleton_and_walk().1).unwrap();
         world.insert_resource(clips);
         (world, handle)
     }

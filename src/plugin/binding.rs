@@ -359,13 +359,16 @@ pub(super) mod biped {
     use super::*;
     use crate::anim::Rig;
     use crate::format::{Animation, Skeleton};
+    use crate::plugin::SklSkeleton;
 
-    /// The Biped's rig and its walk, read from the bundled samples.
-    pub fn rig_and_walk() -> (Rig, AniClip) {
+    /// The Biped's skeleton (with its rig) and its walk, read from the
+    /// bundled samples.
+    pub fn skeleton_and_walk() -> (SklSkeleton, AniClip) {
         let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/");
         let skeleton = Skeleton::from_bytes(&std::fs::read(format!("{folder}biped.skl")).unwrap()).unwrap();
         let walk = Animation::from_bytes(&std::fs::read(format!("{folder}biped_walk_4002.ani")).unwrap()).unwrap();
-        (Rig::new(&skeleton).unwrap(), AniClip::new(walk))
+        let rig = Rig::new(&skeleton).unwrap();
+        (SklSkeleton { skeleton, rig }, AniClip::new(walk))
     }
 
     /// The rig's bones as entities of `world`, in the rig's order, at rest
@@ -407,8 +410,9 @@ mod tests {
     #[test]
     fn a_clip_binds_its_tracks_by_name_and_reads_its_roots_ends() {
         let mut world = World::new();
-        let (rig, walk) = biped::rig_and_walk();
-        let binding = biped::binding(biped::bones(&mut world, &rig), (AssetId::default(), &walk));
+        let (biped, walk) = biped::skeleton_and_walk();
+        let rig = &biped.rig;
+        let binding = biped::binding(biped::bones(&mut world, rig), (AssetId::default(), &walk));
         let bound = binding.clip(AssetId::default()).unwrap();
         let expected: Vec<Option<usize>> = walk.clip.tracks.iter().map(|t| rig.bone(t.bone.c_str())).collect();
         assert_eq!(bound.tracks, expected);
@@ -425,8 +429,9 @@ mod tests {
     #[test]
     fn ownership_is_reported_once_and_a_bone_no_track_drives_is_released_to_rest() {
         let mut world = World::new();
-        let (rig, mut walk) = biped::rig_and_walk();
-        let bones = biped::bones(&mut world, &rig);
+        let (biped, mut walk) = biped::skeleton_and_walk();
+        let rig = &biped.rig;
+        let bones = biped::bones(&mut world, rig);
         let mut binding = biped::binding(bones.clone(), (AssetId::default(), &walk));
         let first = binding.take_ownership(&[]);
         assert_eq!(first.gained.len(), bones.len());

@@ -236,9 +236,10 @@ mod tests {
     #[test]
     fn one_clip_poses_as_the_library_samples_and_in_place_holds_the_root() {
         let mut world = World::new();
-        let (rig, walk) = biped::rig_and_walk();
+        let (biped, walk) = biped::skeleton_and_walk();
+        let rig = &biped.rig;
         let (mut clips, handle) = (Assets::<AniClip>::default(), Handle::<AniClip>::default());
-        let binding = biped::binding(biped::bones(&mut world, &rig), (handle.id(), &walk));
+        let binding = biped::binding(biped::bones(&mut world, rig), (handle.id(), &walk));
         clips.insert(&handle, walk).unwrap();
         let mut playback = AniPlayback::default();
         let id = crate::anim::InstanceId(1);

@@ -246,7 +246,6 @@ fn shape(rig: &Rig, map: &BoneMap) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::Skeleton;
     use crate::plugin::binding::biped;
 
     /// The Biped's walk retargeted onto bones shaped as the Biped itself:
@@ -256,12 +255,10 @@ mod tests {
     #[test]
     fn a_clip_is_made_once_a_rig_shape_and_onto_its_own_shape_plays_as_itself() {
         let mut world = World::new();
-        let (rig, walk) = biped::rig_and_walk();
+        let (source, walk) = biped::skeleton_and_walk();
+        let rig = &source.rig;
         let walk_id = AssetId::<AniClip>::default();
-        let binding = biped::binding(biped::bones(&mut world, &rig), (walk_id, &walk));
-        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/");
-        let skeleton = Skeleton::from_bytes(&std::fs::read(format!("{folder}biped.skl")).unwrap()).unwrap();
-        let source = SklSkeleton { skeleton, rig: rig.clone() };
+        let binding = biped::binding(biped::bones(&mut world, rig), (walk_id, &walk));
         let with = Retargeting { source_id: AssetId::default(), source: &source, map: None };
         let mut made = RetargetedClips::default();
 
