@@ -28,6 +28,11 @@
 //! posed every N frames, its bones interpolated in between (players
 //! spread over the frames).
 //!
+//! `--palette` poses through the palette path ([`PoseOutput::Palette`]):
+//! no bone entities at all, each character's skinning matrices written
+//! into its slot of one frame-wide slab ([`SkinPalettes`]), the slab a
+//! renderer uploads whole.
+//!
 //! `--bevy` plays the same clips on the same rigs with Bevy's own
 //! `AnimationPlayer` instead (the clips exported by
 //! [`to_bevy_clip`], crossfaded by `AnimationTransitions` on the same
@@ -40,6 +45,12 @@
 //! also updates those bounds and the meshes' visibility and transforms.
 //! Drawing is not measured (no renderer runs): this is the main world's
 //! CPU work, as a game's is before its render world extracts.
+//!
+//! Each line ends with the bytes of skinning matrices a frame hands to the
+//! GPU: on the palette path the slab, counted; on the others, with
+//! `--meshes`, what Bevy's skinning uploads for the `SkinnedMesh`es (64
+//! bytes a joint of each mesh entity, reckoned from the components, as
+//! Bevy writes its whole joint buffer every frame); without meshes, none.
 
 use std::time::{Duration, Instant};
 
@@ -52,7 +63,7 @@ use bevy_io3d::format::Animation;
 use bevy_io3d::format::{Event, FileString};
 use bevy_io3d::plugin::{
     AniClip, AniClipEvent, AniEventFired, AniLod, AniPlayer, Axes, ClipSpace, Io3dPlugin, PoseOutput, SklRig,
-    SklSkeleton, to_bevy_clip,
+    SklSkeleton, SkinPalettes, to_bevy_clip,
 };
 
 #[path = "../benches/common/mod.rs"]
@@ -153,6 +164,7 @@ struct Options {
     meshes: bool,
     still: bool,
     crowd: bool,
+    palette: bool,
     moving: bool,
     /// Bevy's own player instead of ours.
     bevy: bool,
@@ -218,7 +230,11 @@ fn app(characters: usize, options: Options) -> App {
         player.play_loop(clips.0.clone(), Loop::default());
         player.seek((i * 37 % 20_000) as f32);
         let place = Transform::from_xyz((i % 50) as f32 * 100.0, 0.0, (i / 50) as f32 * 100.0);
-        let output = if options.crowd { PoseOutput::GlobalTransform } else { PoseOutput::Transform };
+        let output = match (options.crowd, options.palette) {
+            (true, _) => PoseOutput::GlobalTransform,
+            (_, true) => PoseOutput::Palette,
+            _ => PoseOutput::Transform,
+        };
         let mut character = app.world_mut().spawn((SklRig::new(skeleton.clone()), place));
         match &bevy {
             Some((graph, nodes)) => {
@@ -255,8 +271,17 @@ fn app(characters: usize, options: Options) -> App {
     app
 }
 
-/// Mean and 99th percentile frame time for `characters`.
-fn measure(characters: usize, options: Options) -> (Duration, Duration, u64) {
+/// The bytes of skinning matrices a frame hands to the GPU (see the
+/// module docs).
+fn uploaded(app: &mut App) -> usize {
+    let slab = app.world().resource::<SkinPalettes>().matrices().len() * size_of::<bevy_io3d::plugin::PaletteMatrix>();
+    let mut skins = app.world_mut().query::<&bevy::mesh::skinning::SkinnedMesh>();
+    slab + skins.iter(app.world()).map(|skin| skin.joints.len() * 64).sum::<usize>()
+}
+
+/// Mean and 99th percentile frame time for `characters`, the events fired
+/// and the bytes uploaded a frame.
+fn measure(characters: usize, options: Options) -> (Duration, Duration, u64, usize) {
     let mut app = app(characters, options);
     let mut times: Vec<Duration> = (0..FRAMES)
         .map(|_| {
@@ -267,14 +292,14 @@ fn measure(characters: usize, options: Options) -> (Duration, Duration, u64) {
         .collect();
     times.sort();
     let mean = times.iter().sum::<Duration>() / FRAMES as u32;
-    (mean, times[FRAMES * 99 / 100], app.world().resource::<EventsFired>().0)
+    (mean, times[FRAMES * 99 / 100], app.world().resource::<EventsFired>().0, uploaded(&mut app))
 }
 
 fn report(characters: usize, options: Options) -> bool {
-    let (mean, p99, events) = measure(characters, options);
+    let (mean, p99, events, bytes) = measure(characters, options);
     let fits = p99 <= FRAME_BUDGET;
     println!(
-        "{characters:>6} characters: mean {:>6.2} ms, p99 {:>6.2} ms, {events} events in {FRAMES} frames  {}",
+        "{characters:>6} characters: mean {:>6.2} ms, p99 {:>6.2} ms, {events} events in {FRAMES} frames, uploaded {bytes} bytes a frame  {}",
         mean.as_secs_f64() * 1000.0,
         p99.as_secs_f64() * 1000.0,
         if fits { "holds 60 fps" } else { "over 16.7 ms" }
@@ -282,18 +307,19 @@ fn report(characters: usize, options: Options) -> bool {
     fits
 }
 
-const USAGE: &str = "usage: stress [--still | --crowd | --bevy] [--moving] [--lod=N] [--meshes] [CHARACTERS]";
+const USAGE: &str = "usage: stress [--still | --crowd | --palette | --bevy] [--moving] [--lod=N] [--meshes] [CHARACTERS]";
 
 /// The options and the count, or what is wrong with the arguments: a
 /// flag it does not know is refused, never measured as the default path.
 fn parse(args: &[String]) -> Result<(Options, Option<usize>), String> {
-    let mut options = Options { meshes: false, still: false, crowd: false, moving: false, bevy: false, lod: 1 };
+    let mut options = Options { lod: 1, ..Options::default() };
     let mut count = None;
     for arg in args {
         match arg.as_str() {
             "--meshes" => options.meshes = true,
             "--still" => options.still = true,
             "--crowd" => options.crowd = true,
+            "--palette" => options.palette = true,
             "--moving" => options.moving = true,
             "--bevy" => options.bevy = true,
             flag if flag.starts_with("--lod=") => {
@@ -304,8 +330,11 @@ fn parse(args: &[String]) -> Result<(Options, Option<usize>), String> {
             n => count = Some(n.parse::<usize>().map_err(|_| format!("{n}: not a number of characters"))?),
         }
     }
-    if [options.still, options.crowd, options.bevy].into_iter().filter(|&on| on).count() > 1 {
-        return Err("--still, --crowd and --bevy each choose what plays: give one".into());
+    if [options.still, options.crowd, options.palette, options.bevy].into_iter().filter(|&on| on).count() > 1 {
+        return Err("--still, --crowd, --palette and --bevy each choose what plays: give one".into());
+    }
+    if options.palette && options.meshes {
+        return Err("--meshes on the palette path needs its skinning material, which is not built yet".into());
     }
     if options.bevy && options.lod > 1 {
         return Err("--lod=N is the crate's level of detail: Bevy's player (--bevy) has none".into());

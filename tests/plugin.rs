@@ -15,8 +15,8 @@ use bevy_io3d::anim::{Clip, RepeatMode, Rig};
 use bevy_io3d::format::{Animation, FileString, FormatError, Skeleton};
 use bevy_io3d::plugin::{
     AniBinding, AniClip, AniEventFired, AniLoaderSettings, AniLod, AniLodFocus, AniPlayback, AniPlayer, Axes,
-    BevyTargets, Io3dAssetLabel, Io3dLoadError, Io3dPlugin, LocalPoses, ModelPoses, PoseOutput, RigBones, RootMotion,
-    SklRig, SklSkeleton,
+    BevyTargets, Io3dAssetLabel, Io3dBone, Io3dLoadError, Io3dPlugin, LocalPoses, ModelPoses, PaletteSlot, PoseOutput,
+    RigBones, RootMotion, SklRig, SklSkeleton, SkinPalettes, palette_affine, palette_joints,
 };
 
 mod common;
@@ -210,6 +210,138 @@ fn the_world_pose_path_writes_the_clients_numbers() {
     app.update();
     assert!(app.world().get::<ModelPoses>(rig).unwrap().0.is_empty(), "back on Transforms, no stale model poses");
     assert_eq!(app.world().get::<LocalPoses>(rig).unwrap().0.len(), bones.len());
+}
+
+/// The palette path spawns no bone entity, and the Biped's body skinned
+/// by the shader's formula from the player's slot (its joints remapped to
+/// the slot, each vertex moved by its weights' blend of the slot's
+/// matrices, not renormalised) lands where the library's CPU skinning
+/// (the client's) puts it, within 1e-3 game units on a body about 180
+/// tall (f32 rounding through two different products). Back on
+/// `Transform`s, the bones come back and the slot goes.
+#[test]
+fn the_palette_path_skins_as_the_client_with_no_bone_entities() {
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let player = AniPlayer::new(server.load("biped_walk_4002.ani"));
+    let rig = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), player, PoseOutput::Palette)).id();
+    run_until(&mut app, "the palette rig to bind", |app| app.world().get::<AniBinding>(rig).is_some_and(|b| b.is_bound()));
+    assert_eq!(app.world().get::<RigBones>(rig).map(|b| b.0.len()), Some(0), "no bone entities");
+    let mut bones = app.world_mut().query::<&Io3dBone>();
+    assert_eq!(bones.iter(app.world()).count(), 0);
+
+    let walk = Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap();
+    let pure = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
+    let body = bevy_io3d::format::Mesh::from_bytes(&sample("resource/mesh/biped_body.msh")).unwrap();
+    let weights = body.weights.as_ref().unwrap();
+    let binding = bevy_io3d::anim::MeshBinding::new(weights, &pure);
+    let (joints, amounts) = bevy_io3d::anim::vertex_influences(weights, body.positions.len());
+    let joints = palette_joints(&joints, &binding, &pure);
+    let axes = Axes::EngineToBevy;
+    for ms in [0.0, 333.0, 910.5] {
+        seek(&mut app, rig, ms);
+        let cpu = bevy_io3d::anim::skin_on(&body, &pure, &pure.to_world(&pure.local_pose(&Clip::new(&walk), ms)));
+        let slot = app.world().get::<PaletteSlot>(rig).unwrap();
+        let matrices = app.world().resource::<SkinPalettes>().slot(slot);
+        assert_eq!(matrices.len(), pure.len());
+        for (v, expected) in cpu.positions.iter().enumerate() {
+            let blended = joints[v].iter().zip(amounts[v]).fold([Vec4::ZERO; 3], |sum, (&joint, w)| {
+                let m = matrices[usize::from(joint)];
+                [sum[0] + m[0] * w, sum[1] + m[1] * w, sum[2] + m[2] * w]
+            });
+            let p = axes.position(body.positions[v]).extend(1.0);
+            let shader = Vec3::new(blended[0].dot(p), blended[1].dot(p), blended[2].dot(p));
+            let gap = shader.distance(axes.position(*expected));
+            assert!(gap < 1e-3, "{ms} ms, vertex {v}: {shader} against {expected} ({gap})");
+        }
+        let root = palette_affine(&matrices[0]);
+        assert!(root.is_finite());
+    }
+    app.world_mut().entity_mut(rig).insert(PoseOutput::Transform);
+    run_until(&mut app, "the bones to come back", |app| {
+        app.world().get::<RigBones>(rig).is_some_and(|b| b.0.len() == pure.len())
+            && app.world().get::<AniBinding>(rig).is_some_and(|b| b.is_bound())
+    });
+    assert!(app.world().get::<PaletteSlot>(rig).is_none());
+    let before = bevy_pose(&mut app, rig);
+    seek(&mut app, rig, 333.0);
+    assert_ne!(bevy_pose(&mut app, rig), before, "the bones are posed");
+}
+
+/// The palette path plays as the crowd path plays, frame by frame: the
+/// same model poses and root motion, bit for bit, and the same events,
+/// with a level of detail, with retargeting, and through a crossfade to
+/// an action started by a call; each slot follows its player's poses.
+#[test]
+fn the_palette_path_plays_as_the_crowd_path_with_lod_retargeting_and_calls() {
+    use bevy_io3d::anim::Action;
+    use bevy::ecs::system::RunSystemOnce;
+    use bevy_io3d::plugin::{AniRetarget, PaletteBones};
+    let dir = asset_dir();
+    let mut app = app(dir.path());
+    let server = app.world().resource::<AssetServer>().clone();
+    let attack = server.load("biped_attack_4002.ani");
+    let names = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap().names;
+    let options: [(&str, fn(&mut EntityWorldMut, &AssetServer)); 3] = [
+        ("plain", |_, _| {}),
+        ("lod", |rig, _| {
+            rig.insert(AniLod::every(3));
+        }),
+        ("retarget", |rig, server| {
+            rig.insert(AniRetarget::new(server.load("biped.skl")));
+        }),
+    ];
+    for (what, option) in options {
+        // A level of detail staggers players by their entities' indices:
+        // the pair's share their place among three.
+        let mut first = None;
+        let pair = [PoseOutput::GlobalTransform, PoseOutput::Palette].map(|output| {
+            let world = app.world_mut();
+            let entity = std::iter::repeat_with(|| world.spawn_empty().id())
+                .find(|e| first.is_none_or(|f: Entity| e.index_u32() % 3 == f.index_u32() % 3))
+                .unwrap();
+            first.get_or_insert(entity);
+            let player = AniPlayer::new(server.load("biped_walk_4002.ani"));
+            let mut rig = world.entity_mut(entity);
+            rig.insert((SklRig::new(server.load("biped.skl")), player, output));
+            option(&mut rig, &server);
+            entity
+        });
+        run_until(&mut app, "both rigs to bind", |app| {
+            pair.iter().all(|&rig| app.world().get::<AniBinding>(rig).is_some_and(|b| b.is_bound()))
+        });
+        app.world_mut().resource_mut::<Fired>().0.clear();
+        for frame in 0..90 {
+            if frame == 20 {
+                for rig in pair {
+                    let mut player = app.world_mut().get_mut::<AniPlayer>(rig).unwrap();
+                    player.play_action(attack.clone(), Action { fade_in_ms: 100.0, ..Action::default() });
+                }
+            }
+            app.update();
+            // Each path keeps its bones in its own order: compared by name.
+            let [crowd, palette] = pair.map(|rig| {
+                let names = names.clone();
+                let by_name = move |bones: PaletteBones| names.iter().map(|n| bones.model(rig, n)).collect::<Vec<_>>();
+                app.world_mut().run_system_once(by_name).unwrap()
+            });
+            assert!(crowd.iter().all(Option::is_some), "{what}, frame {frame}: posed");
+            assert_eq!(crowd, palette, "{what}, frame {frame}: the same model poses");
+            let [a, b] = pair.map(|rig| *app.world().get::<RootMotion>(rig).unwrap());
+            assert_eq!(a, b, "{what}, frame {frame}: the same root motion");
+            let slot = app.world().get::<PaletteSlot>(pair[1]).unwrap();
+            assert_eq!(app.world().resource::<SkinPalettes>().slot(slot).len(), names.len());
+        }
+        let fired = app.world().resource::<Fired>();
+        let count = |rig| fired.0.iter().filter(|e| e.entity == rig).count();
+        assert!(count(pair[0]) > 0 && count(pair[0]) == count(pair[1]), "{what}: the same events");
+        for rig in pair {
+            app.world_mut().despawn(rig);
+        }
+    }
+    app.update();
+    assert!(app.world().resource::<SkinPalettes>().matrices().len() <= 52, "despawned players' slots are reused");
 }
 
 /// A hand-built hierarchy with a scaled, turned armature the clip does not

@@ -13,6 +13,8 @@ use bevy::transform::components::Transform;
 use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
 use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone, Ownership};
+use super::binding::rig_bones;
+use super::palette::PaletteOutput;
 use super::player::{AniPlayer, ClipsInUse};
 use super::retarget::{AniBoneMap, AniRetarget, RetargetedClips, Retargeting};
 use super::rig::{BoneRest, RigBones, SklRig, modified};
@@ -24,12 +26,13 @@ type Regrowth = Or<(Changed<Children>, Changed<Name>)>;
 /// spawned yet.
 type Bindable = Or<(Without<SklRig>, With<RigBones>)>;
 
-/// A player with its binding, rig, axes and retargeting, if any.
+/// A player with its binding, rig (and whether it is on the palette
+/// path), axes and retargeting, if any.
 type PlayerToBind = (
     Entity,
     (Ref<'static, AniPlayer>, Mut<'static, ClipsInUse>),
     &'static mut AniBinding,
-    Option<&'static RigBones>,
+    (Option<Ref<'static, RigBones>>, Option<&'static SklRig>, Has<PaletteOutput>),
     &'static Axes,
     Option<Ref<'static, AniRetarget>>,
 );
@@ -140,16 +143,31 @@ pub(crate) fn bind_players(
     retargeted.forget(&reloaded, &reloaded_skeletons);
     let regrown = hierarchy.regrown(&players);
     let files_changed = !(reloaded.is_empty() && reloaded_skeletons.is_empty() && reloaded_maps.is_empty());
-    for (entity, (player, mut in_use), mut binding, rig, &axes, retarget) in &mut players {
-        let outside_unchanged =
-            !files_changed && !regrown.contains(&entity) && !retarget.as_ref().is_some_and(Ref::is_changed);
+    for (entity, (player, mut in_use), mut binding, (rig, skl, palette), &axes, retarget) in &mut players {
+        let respawned = rig.as_ref().is_some_and(Ref::is_changed);
+        let outside_unchanged = !files_changed
+            && !respawned
+            && !regrown.contains(&entity)
+            && !retarget.as_ref().is_some_and(Ref::is_changed);
         if outside_unchanged && settled((&player, &in_use), &binding, axes) {
             continue;
         }
         in_use.all_bound = false;
         let retarget = retarget.as_deref();
-        if !binding.built || regrown.contains(&entity) {
-            binding.set_bones(hierarchy.bones(&mut commands, entity));
+        match skl.and_then(|skl| skeletons.get(&skl.skeleton)).filter(|_| palette) {
+            // The palette path binds the skeleton itself: it has no bone
+            // entities to look for.
+            Some(skeleton) if !binding.built || respawned => {
+                let (bones, inverse_binds) = rig_bones(&skeleton.rig, axes);
+                binding.set_bones(bones);
+                binding.inverse_binds = inverse_binds.into();
+            }
+            Some(_) => {}
+            None if palette => continue,
+            None if !binding.built || regrown.contains(&entity) => {
+                binding.set_bones(hierarchy.bones(&mut commands, entity));
+            }
+            None => {}
         }
         binding.follow_axes(axes);
         // A retargeting player waits for its source skeleton and map file.
@@ -202,7 +220,11 @@ pub(crate) fn bind_players(
             }
         }
         in_use.all_bound = in_use.only_bound(&player, &binding);
-        let Ownership { released, left, gained } = binding.take_ownership(rig.map_or(&[], |r| &r.0));
+        if palette {
+            binding.own_every_bone();
+            continue;
+        }
+        let Ownership { released, left, gained } = binding.take_ownership(rig.as_ref().map_or(&[], |r| &r.0));
         // A bone the player lets go of returns to rest, as one no track
         // drives does; one taken from under it is the game's to place.
         for (bone, rest) in released {

@@ -5,15 +5,16 @@ use std::sync::Arc;
 use bevy::asset::AssetId;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
-use bevy::math::Vec3;
+use bevy::math::{Affine3A, Vec3};
 use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::transform::components::Transform;
 
 use crate::anim::retarget::suggest_map;
-use crate::anim::{BoneMap, BoneNames, BonePose, Clip};
+use crate::anim::{BoneMap, BoneNames, BonePose, Clip, Rig};
 
 use super::assets::AniClip;
 use super::axes::Axes;
+use super::palette::{inverse_bind, palette_index};
 
 /// A bone below a player.
 #[derive(Debug, Clone, PartialEq)]
@@ -170,6 +171,10 @@ pub struct AniBinding {
     /// ([`NO_PARENT`] below the player).
     #[reflect(ignore)]
     pub(super) parents: Vec<u32>,
+    /// The bones' stored inverse binds, in their order, on the palette
+    /// path ([`super::palette`]); empty on the others.
+    #[reflect(ignore)]
+    pub(super) inverse_binds: Arc<[Affine3A]>,
     /// The root bone's name as the clips were bound, and its index.
     #[reflect(ignore)]
     pub(super) root: (String, Option<usize>),
@@ -217,6 +222,17 @@ impl AniBinding {
         self.bones.iter().filter_map(|bone| Some((self.bones[bone.parent?].entity, bone.entity)))
     }
 
+    /// The index of the bone named `name`: as its file stores it (as
+    /// tracks meet bones) or else as its `Name` shows it.
+    pub(super) fn bone_index(&self, name: &[u8]) -> Option<usize> {
+        self.by_name.get(name).or_else(|| self.bones.iter().position(|bone| bone.name.as_bytes() == name))
+    }
+
+    /// How many bones the player has.
+    pub fn bone_count(&self) -> usize {
+        self.bones.len()
+    }
+
     /// Whether the player writes bone `index`.
     pub(super) fn owns(&self, index: usize) -> bool {
         self.owned.get(index).copied().unwrap_or(false)
@@ -253,6 +269,13 @@ impl AniBinding {
         self.one_chain = self.owned.iter().all(|o| *o)
             && self.bones.iter().all(|b| b.between.is_empty() && b.rest.scale == Vec3::ONE);
         ownership
+    }
+
+    /// Takes every bone, none of them an entity (the palette path): one
+    /// chain of the client's arithmetic composes them.
+    pub(super) fn own_every_bone(&mut self) {
+        self.owned = vec![true; self.bones.len()];
+        self.one_chain = true;
     }
 
     /// Keeps the root bone's index for `name`; clips bound for another
@@ -341,7 +364,9 @@ impl AniBinding {
 
     pub(super) fn set_bones(&mut self, bones: Vec<Bone>) {
         let owned = self.bones.iter().zip(&self.owned).filter(|(_, o)| **o).map(|(b, _)| b.entity);
-        self.were_owned.extend(owned);
+        // A palette player's bones are no entities.
+        self.were_owned.extend(owned.filter(|&entity| entity != Entity::PLACEHOLDER));
+        self.inverse_binds = Arc::default();
         self.parents = bones.iter().map(|b| b.parent.map_or(NO_PARENT, |p| p as u32)).collect();
         self.by_name = BoneNames::new(bones.iter().map(|b| &b.key));
         self.bones = bones;
@@ -353,11 +378,26 @@ impl AniBinding {
     }
 }
 
+/// A skeleton's bones as a palette player's: in palette order
+/// ([`palette_index`]), at rest in `axes`, with no entities (this path
+/// spawns none), and the stored inverse binds in the same order.
+pub(super) fn rig_bones(rig: &Rig, axes: Axes) -> (Vec<Bone>, Vec<Affine3A>) {
+    let index = palette_index(rig);
+    let bone = |i: usize| Bone {
+        entity: Entity::PLACEHOLDER,
+        name: crate::anim::names::bone_name(&rig.names[i]).into_owned(),
+        key: rig.names[i].clone(),
+        rest: axes.transform(&rig.rest[i]),
+        parent: rig.parents[i].map(|p| index[p] as usize),
+        between: Vec::new(),
+    };
+    rig.order.iter().map(|&i| (bone(i), inverse_bind(rig, i, axes))).unzip()
+}
+
 /// The bundled Biped as a player's bones, for the stages' tests.
 #[cfg(test)]
 pub(super) mod biped {
     use super::*;
-    use crate::anim::Rig;
     use crate::format::{Animation, Skeleton};
     use crate::plugin::SklSkeleton;
 

@@ -4,8 +4,9 @@
 //! detail ([`super::lod`]), its last poses interpolated on the frames it
 //! skips; over all cores. Each player's result is left for the last stage
 //! in its output's form: local poses in Bevy's axes ([`LocalPoses`], for
-//! `write`) or, on the crowd path, model poses composed by the client's
-//! arithmetic ([`ModelPoses`], for `world_pose`).
+//! `write`) or, on the crowd and palette paths, model poses composed by
+//! the client's arithmetic ([`ModelPoses`], for `world_pose` or
+//! [`super::palette`]).
 
 use bevy::asset::{AssetId, Assets};
 use bevy::ecs::prelude::*;
@@ -22,6 +23,7 @@ use super::axes::Axes;
 use super::binding::AniBinding;
 use super::compose::compose;
 use super::lod::AniLod;
+use super::palette::PaletteOutput;
 use super::player::{AniPlayback, AniPlayer, LocalOutput, LocalPoses, ModelPoses, RootMotion, WorldOutput};
 
 type Id = AssetId<AniClip>;
@@ -83,11 +85,11 @@ pub(crate) struct Scratch {
 }
 
 /// Blends and composes the model poses of players that write
-/// [`super::PoseOutput::GlobalTransform`], over all cores, and fills their
-/// [`RootMotion`].
+/// [`super::PoseOutput::GlobalTransform`] or [`super::PoseOutput::Palette`],
+/// over all cores, and fills their [`RootMotion`].
 pub(crate) fn pose_world(
     clips: Res<Assets<AniClip>>,
-    mut players: Query<(ToPose, WorldPose), With<WorldOutput>>,
+    mut players: Query<(ToPose, WorldPose), ComposedOutput>,
     transforms: Query<&Transform>,
     scratch: Local<Parallel<Scratch>>,
 ) {
@@ -105,6 +107,10 @@ pub(crate) fn pose_world(
         },
     );
 }
+
+/// The players whose poses are composed by the client's arithmetic: the
+/// crowd path's and the palette path's.
+type ComposedOutput = Or<(With<WorldOutput>, With<PaletteOutput>)>;
 
 /// Where a player's poses go, and in which axes.
 type WorldPose = (&'static Axes, &'static mut ModelPoses);

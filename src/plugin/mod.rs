@@ -113,9 +113,12 @@ mod export;
 #[cfg(not(target_arch = "wasm32"))]
 mod game_files;
 mod lod;
+mod palette;
 mod player;
 mod retarget;
 mod rig;
+mod skinning;
+mod socket;
 mod world_pose;
 mod write;
 
@@ -134,9 +137,11 @@ pub use export::{AniClipEvent, BevyTargets, ClipSpace, TargetIds, bone_target, t
 #[cfg(not(target_arch = "wasm32"))]
 pub use game_files::{GameFileReader, GameFilesPlugin};
 pub use lod::{AniLod, AniLodFocus};
+pub use palette::{PaletteMatrix, PaletteSlot, SkinPalettes, palette_affine, palette_joints};
 pub use player::{AniClipEnded, AniEventFired, AniPlayback, AniPlayer, LocalPoses, ModelPoses, PoseOutput, RootMotion};
 pub use retarget::{AniBoneMap, AniRetarget, BoneMapLoader, RetargetMap, RetargetedClips};
 pub use rig::{BoneRest, RigBones, SklRig};
+pub use socket::{AniSocket, PaletteBones};
 
 /// Registers the `.ani` and `.skl` assets and the player's systems.
 #[derive(Debug, Clone, Default)]
@@ -181,12 +186,14 @@ impl Plugin for Io3dPlugin {
             .register_type::<FileBoneName>()
             .register_type::<AniRetarget>()
             .init_resource::<RetargetedClips>()
+            .init_resource::<SkinPalettes>()
             .register_type::<rig::RigSource>()
             .register_type::<PoseOutput>()
             .register_type::<ModelPoses>()
             .register_type::<LocalPoses>()
             .register_type::<AniLod>()
             .register_type::<AniLodFocus>()
+            .register_type::<AniSocket>()
             .init_asset_loader::<SklLoader>()
             .init_asset::<AniBoneMap>()
             .init_asset_loader::<BoneMapLoader>()
@@ -212,7 +219,9 @@ impl Plugin for Io3dPlugin {
                     advance::advance_players.in_set(Io3dSystems::Advance),
                     lod::lod_by_distance.in_set(Io3dSystems::Advance),
                     (evaluate::pose_players, write::write_local_poses).chain().in_set(Io3dSystems::Pose),
-                    evaluate::pose_world.in_set(Io3dSystems::Pose),
+                    (skinning::assign_slots, evaluate::pose_world, (skinning::fill_slots, socket::place_sockets))
+                        .chain()
+                        .in_set(Io3dSystems::Pose),
                     world_pose::write_world_poses.in_set(Io3dSystems::WorldPose),
                 ),
             );
@@ -275,13 +284,13 @@ mod layering {
 
     /// The pose pipeline's stages stand side by side, a module each:
     /// advance (clocks, events), evaluate (blend, root motion, the output's
-    /// form), write (local `Transform`s) and world_pose (`GlobalTransform`s
-    /// on the crowd path). Each reads the player's state it needs; none
+    /// form), write (local `Transform`s), world_pose (`GlobalTransform`s
+    /// on the crowd path) and skinning (the palette path's matrices). Each reads the player's state it needs; none
     /// imports another, even through other modules; and no module stands
     /// more than 7 deep.
     #[test]
     fn the_stages_stand_side_by_side_and_the_modules_shallow() {
-        const STAGES: [&str; 4] = ["advance", "evaluate", "write", "world_pose"];
+        const STAGES: [&str; 5] = ["advance", "evaluate", "write", "world_pose", "skinning"];
         let graph = imports();
         for stage in STAGES {
             for other in STAGES.iter().filter(|&&other| other != stage) {

@@ -20,6 +20,7 @@ use crate::anim::{Action, InstanceId, Loop, Mixer, RepeatMode, Step};
 use super::assets::{AniClip, AniEvent};
 use super::axes::Axes;
 use super::binding::AniBinding;
+use super::palette::{PaletteOutput, PaletteSlot};
 
 /// [`RepeatMode`] as Bevy reflects it: the library below the plugin knows
 /// nothing of Bevy.
@@ -438,6 +439,14 @@ pub enum PoseOutput {
     /// other than 1, or entities that are not bones sit between bones,
     /// the chain below is composed with Bevy's arithmetic instead.
     GlobalTransform,
+    /// No bone entities at all: the player's skinning matrices (each
+    /// bone's pose relative to the player after its stored inverse bind)
+    /// in its slot of the frame-wide [`SkinPalettes`](super::SkinPalettes),
+    /// which the character's meshes skin from. For crowds. The player
+    /// needs an [`SklRig`](super::SklRig), which then spawns no bones;
+    /// [`AniSocket`](super::AniSocket)s carry things on named bones, and
+    /// [`PaletteBones`](super::PaletteBones) tells where a bone is.
+    Palette,
 }
 
 /// Marks a player whose poses go into bones' local `Transform`s
@@ -459,10 +468,15 @@ fn mark_output(mut world: DeferredWorld, context: HookContext) {
     let mut commands = world.commands();
     let mut player = commands.entity(context.entity);
     match output {
-        PoseOutput::Transform => player.try_remove::<WorldOutput>().try_insert((LocalOutput, ModelPoses::default())),
-        PoseOutput::GlobalTransform => {
-            player.try_remove::<LocalOutput>().try_insert((WorldOutput, LocalPoses::default()))
-        }
+        PoseOutput::Transform => player
+            .try_remove::<(WorldOutput, PaletteOutput, PaletteSlot)>()
+            .try_insert((LocalOutput, ModelPoses::default())),
+        PoseOutput::GlobalTransform => player
+            .try_remove::<(LocalOutput, PaletteOutput, PaletteSlot)>()
+            .try_insert((WorldOutput, LocalPoses::default())),
+        PoseOutput::Palette => player
+            .try_remove::<(LocalOutput, WorldOutput)>()
+            .try_insert((PaletteOutput, PaletteSlot::NONE, LocalPoses::default())),
     };
 }
 

@@ -11,6 +11,7 @@ use super::assets::SklSkeleton;
 use super::axes::Axes;
 use super::binding::FileBoneName;
 use super::export::bone_target;
+use super::palette::PaletteOutput;
 
 /// Put on an entity to give it the bones of a skeleton as descendants:
 /// one entity per bone with its `Name`, its rest `Transform` (in `axes`),
@@ -48,10 +49,11 @@ pub struct RigBones(pub Vec<Entity>);
 #[reflect(Component)]
 pub struct BoneRest(pub Transform);
 
-/// The skeleton and axes a rig's bones were spawned from.
+/// The skeleton and axes a rig's bones were spawned from, and whether
+/// they are entities (not on the palette path).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
 #[reflect(Component)]
-pub struct RigSource(AssetId<SklSkeleton>, Axes);
+pub struct RigSource(AssetId<SklSkeleton>, Axes, bool);
 
 /// A rig, its axes, and its bones and what they were spawned from, once
 /// they are.
@@ -61,12 +63,14 @@ type RigToSpawn = (
     &'static Axes,
     Option<&'static RigBones>,
     Option<&'static RigSource>,
-    Has<AnimationPlayer>,
+    (Has<AnimationPlayer>, Has<PaletteOutput>),
 );
 
 /// Spawns the bones of loaded rigs, and respawns them when the skeleton
 /// file changes, or the [`SklRig`] points at another skeleton, or its
-/// [`Axes`] change.
+/// [`Axes`] or its player's path change. A rig whose player is on the
+/// palette path gets no bone entities (an empty [`RigBones`]): its player
+/// binds the skeleton's bones as they are.
 pub(crate) fn spawn_rigs(
     mut commands: Commands,
     mut changes: MessageReader<AssetEvent<SklSkeleton>>,
@@ -74,8 +78,8 @@ pub(crate) fn spawn_rigs(
     rigs: Query<RigToSpawn>,
 ) {
     let changed = modified(&mut changes);
-    for (entity, rig, &axes, bones, source, bevy_player) in &rigs {
-        let wanted = RigSource(rig.skeleton.id(), axes);
+    for (entity, rig, &axes, bones, source, (bevy_player, palette)) in &rigs {
+        let wanted = RigSource(rig.skeleton.id(), axes, !palette);
         let stale = changed.contains(&rig.skeleton.id()) || source != Some(&wanted);
         if bones.is_some() && !stale {
             continue;
@@ -84,7 +88,7 @@ pub(crate) fn spawn_rigs(
         if let Some(&root) = bones.and_then(|RigBones(old)| old.first()) {
             commands.entity(root).despawn();
         }
-        let spawned = spawn_bones(&mut commands, entity, skeleton, axes);
+        let spawned = if palette { Vec::new() } else { spawn_bones(&mut commands, entity, skeleton, axes) };
         if bevy_player {
             animated_by(&mut commands, entity, &spawned);
         }
