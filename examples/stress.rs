@@ -62,8 +62,8 @@ use bevy_io3d::anim::{Action, Loop, Rig};
 use bevy_io3d::format::Animation;
 use bevy_io3d::format::{Event, FileString};
 use bevy_io3d::plugin::{
-    AniClip, AniClipEvent, AniEventFired, AniLod, AniPlayer, Axes, ClipSpace, Io3dPlugin, PoseOutput, SklRig,
-    SklSkeleton, SkinPalettes, to_bevy_clip,
+    AniClip, AniClipEvent, AniEventFired, AniLod, AniPlayer, Axes, ClipSpace, Io3dPlugin, PoseOutput, SkinPalettes,
+    SklRig, SklSkeleton, to_bevy_clip,
 };
 
 #[path = "../benches/common/mod.rs"]
@@ -274,7 +274,7 @@ fn app(characters: usize, options: Options) -> App {
 /// The bytes of skinning matrices a frame hands to the GPU (see the
 /// module docs).
 fn uploaded(app: &mut App) -> usize {
-    let slab = app.world().resource::<SkinPalettes>().matrices().len() * size_of::<bevy_io3d::plugin::PaletteMatrix>();
+    let slab = size_of_val(app.world().resource::<SkinPalettes>().matrices());
     let mut skins = app.world_mut().query::<&bevy::mesh::skinning::SkinnedMesh>();
     slab + skins.iter(app.world()).map(|skin| skin.joints.len() * 64).sum::<usize>()
 }
@@ -307,7 +307,8 @@ fn report(characters: usize, options: Options) -> bool {
     fits
 }
 
-const USAGE: &str = "usage: stress [--still | --crowd | --palette | --bevy] [--moving] [--lod=N] [--meshes] [CHARACTERS]";
+const USAGE: &str =
+    "usage: stress [--still | --crowd | --palette | --bevy] [--moving] [--lod=N] [--meshes] [CHARACTERS]";
 
 /// The options and the count, or what is wrong with the arguments: a
 /// flag it does not know is refused, never measured as the default path.

@@ -16,7 +16,7 @@ use bevy_io3d::format::{Animation, FileString, FormatError, Skeleton};
 use bevy_io3d::plugin::{
     AniBinding, AniClip, AniEventFired, AniLoaderSettings, AniLod, AniLodFocus, AniPlayback, AniPlayer, Axes,
     BevyTargets, Io3dAssetLabel, Io3dBone, Io3dLoadError, Io3dPlugin, LocalPoses, ModelPoses, PaletteSlot, PoseOutput,
-    RigBones, RootMotion, SklRig, SklSkeleton, SkinPalettes, palette_affine, palette_joints,
+    RigBones, RootMotion, SkinPalettes, SklRig, SklSkeleton, palette_affine, palette_joints,
 };
 
 mod common;
@@ -226,10 +226,13 @@ fn the_palette_path_skins_as_the_client_with_no_bone_entities() {
     let server = app.world().resource::<AssetServer>().clone();
     let player = AniPlayer::new(server.load("biped_walk_4002.ani"));
     let rig = app.world_mut().spawn((SklRig::new(server.load("biped.skl")), player, PoseOutput::Palette)).id();
-    run_until(&mut app, "the palette rig to bind", |app| app.world().get::<AniBinding>(rig).is_some_and(|b| b.is_bound()));
+    run_until(&mut app, "the palette rig to bind", |app| {
+        app.world().get::<AniBinding>(rig).is_some_and(|b| b.is_bound())
+    });
     assert_eq!(app.world().get::<RigBones>(rig).map(|b| b.0.len()), Some(0), "no bone entities");
     let mut bones = app.world_mut().query::<&Io3dBone>();
     assert_eq!(bones.iter(app.world()).count(), 0);
+    assert_eq!(app.world().get::<AniBinding>(rig).unwrap().bone_links().count(), 0, "no links to draw");
 
     let walk = Animation::from_bytes(&sample("biped_walk_4002.ani")).unwrap();
     let pure = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap();
@@ -275,15 +278,16 @@ fn the_palette_path_skins_as_the_client_with_no_bone_entities() {
 /// an action started by a call; each slot follows its player's poses.
 #[test]
 fn the_palette_path_plays_as_the_crowd_path_with_lod_retargeting_and_calls() {
-    use bevy_io3d::anim::Action;
     use bevy::ecs::system::RunSystemOnce;
+    use bevy_io3d::anim::Action;
     use bevy_io3d::plugin::{AniRetarget, PaletteBones};
     let dir = asset_dir();
     let mut app = app(dir.path());
     let server = app.world().resource::<AssetServer>().clone();
     let attack = server.load("biped_attack_4002.ani");
     let names = Rig::new(&Skeleton::from_bytes(&sample("biped.skl")).unwrap()).unwrap().names;
-    let options: [(&str, fn(&mut EntityWorldMut, &AssetServer)); 3] = [
+    type Setup = fn(&mut EntityWorldMut, &AssetServer);
+    let options: [(&str, Setup); 3] = [
         ("plain", |_, _| {}),
         ("lod", |rig, _| {
             rig.insert(AniLod::every(3));

@@ -12,8 +12,8 @@ use bevy::transform::components::Transform;
 
 use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
-use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone, Ownership};
 use super::binding::rig_bones;
+use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone, Ownership};
 use super::palette::PaletteOutput;
 use super::player::{AniPlayer, ClipsInUse};
 use super::retarget::{AniBoneMap, AniRetarget, RetargetedClips, Retargeting};

@@ -206,20 +206,24 @@ impl AniBinding {
 
     /// Each bone entity a track of `clip` (bound, with its asset `own`)
     /// drives, with the track's name: the retargeted clip's, when the
-    /// player retargets.
+    /// player retargets. None on the palette path, which has no bone
+    /// entities.
     pub fn driven(&self, clip: AssetId<AniClip>, own: &AniClip) -> Vec<(Entity, String)> {
         let Some(bound) = self.clips.get(clip) else { return Vec::new() };
         let played = bound.played(&own.clip);
         let tracks = played.tracks.iter().zip(&bound.tracks);
         tracks
             .filter_map(|(track, bone)| Some((self.bones[(*bone)?].entity, track.bone.name_text().into_owned())))
+            .filter(|(entity, _)| *entity != Entity::PLACEHOLDER)
             .collect()
     }
 
     /// Each bone found below the player with the bone above it: (parent,
-    /// child) entities, parents first, to draw the skeleton by.
+    /// child) entities, parents first, to draw the skeleton by (none on
+    /// the palette path).
     pub fn bone_links(&self) -> impl Iterator<Item = (Entity, Entity)> + '_ {
-        self.bones.iter().filter_map(|bone| Some((self.bones[bone.parent?].entity, bone.entity)))
+        let links = self.bones.iter().filter_map(|bone| Some((self.bones[bone.parent?].entity, bone.entity)));
+        links.filter(|(_, child)| *child != Entity::PLACEHOLDER)
     }
 
     /// The index of the bone named `name`: as its file stores it (as

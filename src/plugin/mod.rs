@@ -54,8 +54,12 @@
 //! - **Where poses go**: [`PoseOutput`] picks the path. `Transform` (the
 //!   default) writes each bone's local `Transform`, so that anything
 //!   parented to a bone follows; `GlobalTransform` writes world
-//!   transforms after Bevy's propagation, for crowds. [`AniLod`] poses a
-//!   far player every few frames and interpolates between.
+//!   transforms after Bevy's propagation, for crowds; `Palette` spawns no
+//!   bone entities and writes each player's skinning matrices into its
+//!   slot of one slab ([`SkinPalettes`]), with [`AniSocket`]s and
+//!   [`PaletteBones`] for what a game hangs on or asks of a bone.
+//!   [`AniLod`] poses a far player every few frames and interpolates
+//!   between.
 //! - **Which rigs**: any hierarchy of named entities. A [`SklRig`] spawns
 //!   the engine's skeleton; a glTF scene binds by its node names;
 //!   [`AniRetarget`] plays the engine's clips on another skeleton (a
@@ -73,14 +77,17 @@
 //! | set | system | what it does |
 //! |---|---|---|
 //! | `Spawn` | `character::spawn::dress_characters` (feature `characters`) | gives each `Io3dCharacter` its rig, meshes and player once its config loads |
-//! | `Spawn` | `rig::spawn_rigs` | spawns the bones of each loaded [`SklRig`], again when its file changes |
+//! | `Spawn` | `rig::spawn_rigs` | spawns the bones of each loaded [`SklRig`] (none on the palette path), again when its file, axes or path changes |
 //! | `Spawn` | `character::spawn::skin_meshes` (feature `characters`) | spawns each rig's `RigMeshes` as skinned parts on its bones, again when they change |
-//! | `Bind` | `binder::bind_players` | finds each player's named descendants (none below a nested player), binds each clip it plays to them, again when a clip, its file or the hierarchy changes, and marks the bones it writes with [`Io3dBone`] |
+//! | `Bind` | `binder::bind_players` | finds each player's named descendants (none below a nested player; on the palette path, its skeleton's bones), binds each clip it plays to them, again when a clip, its file or the hierarchy changes, and marks the bones it writes with [`Io3dBone`] |
 //! | `Advance` | `advance::advance_players` | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
 //! | `Advance` | `lod::lod_by_distance` | sets each [`AniLod`] by its player's distance to the nearest [`AniLodFocus`], where there is one |
 //! | `Pose` | `evaluate::pose_players` | blends the clips per bone as the client does (on the frames its [`AniLod`] skips, interpolates its last two poses), over all cores, into each player's [`LocalPoses`] (a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
 //! | `Pose`, after it | `write::write_local_poses` | copies those poses into the local transforms of the players' bones ([`Io3dBone`]), over all cores |
-//! | `Pose` | `evaluate::pose_world` | the same for players that write [`PoseOutput::GlobalTransform`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`] |
+//! | `Pose` | `evaluate::pose_world` | the same for players that write [`PoseOutput::GlobalTransform`] or [`PoseOutput::Palette`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`] |
+//! | `Pose`, before `pose_world` | `skinning::assign_slots` | gives each bound player on [`PoseOutput::Palette`] a [`PaletteSlot`] of as many matrices as it has bones |
+//! | `Pose`, after `pose_world` | `skinning::fill_slots` | writes those players' skinning matrices (model pose after the stored inverse bind) into their slots, over all cores |
+//! | `Pose`, after `pose_world` | `socket::place_sockets` | moves each [`AniSocket`] to its bone's model pose |
 //! | `WorldPose` (after `TransformSystems::Propagate`) | `world_pose::write_world_poses` | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
 //! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
 //!

@@ -474,9 +474,11 @@ fn mark_output(mut world: DeferredWorld, context: HookContext) {
         PoseOutput::GlobalTransform => player
             .try_remove::<(LocalOutput, PaletteOutput, PaletteSlot)>()
             .try_insert((WorldOutput, LocalPoses::default())),
-        PoseOutput::Palette => player
-            .try_remove::<(LocalOutput, WorldOutput)>()
-            .try_insert((PaletteOutput, PaletteSlot::NONE, LocalPoses::default())),
+        PoseOutput::Palette => player.try_remove::<(LocalOutput, WorldOutput)>().try_insert((
+            PaletteOutput,
+            PaletteSlot::NONE,
+            LocalPoses::default(),
+        )),
     };
 }
 

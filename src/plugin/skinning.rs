@@ -57,4 +57,3 @@ pub(crate) fn fill_slots(
     let chunk = ranges.len().div_ceil(pool.thread_num().max(1) * 4).max(1);
     ranges.par_chunk_map_mut(pool, chunk, |_, chunk| chunk.iter_mut().for_each(fill));
 }
-
