@@ -25,6 +25,7 @@ mod events;
 mod material;
 pub(crate) mod mesh;
 mod outline;
+mod palette;
 mod paths;
 mod spawn;
 pub(crate) mod texture;
@@ -38,6 +39,9 @@ pub use direct::CharacterStores;
 pub use material::{Io3dMaterial, MaterialLoader, TextureClock, to_standard_material};
 pub use mesh::{inverse_bindposes, submesh_meshes};
 pub use outline::{OutlineHull, Outlines};
+pub use palette::{
+    ATTRIBUTE_PALETTE_JOINTS, ATTRIBUTE_PALETTE_WEIGHTS, PaletteDrawing, PaletteMaterial, PaletteReach, PaletteSkin,
+};
 pub use texture::{DdsLoader, checker, to_image};
 pub use toon::{ToonMaterial, ToonShaded, ToonShading};
 
@@ -59,8 +63,23 @@ pub(super) fn build(app: &mut App) {
     // system runs wherever its materials are assets.
     if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
         bevy::asset::embedded_asset!(app, "toon.wgsl");
-        app.add_plugins(bevy::pbr::MaterialPlugin::<ToonMaterial>::default());
+        bevy::asset::embedded_asset!(app, "palette.wgsl");
+        app.add_plugins((
+            bevy::pbr::MaterialPlugin::<ToonMaterial>::default(),
+            bevy::pbr::MaterialPlugin::<PaletteMaterial>::default(),
+        ));
     }
+    // The palette path's drawing, wherever its slab has a GPU copy (see
+    // `finish`).
+    app.add_systems(
+        PostUpdate,
+        (
+            (palette::upload_palettes, palette::follow_slots).after(Io3dSystems::Pose),
+            palette::follow_surfaces.after(material::animate_textures),
+        )
+            .before(VisibilitySystems::CalculateBounds)
+            .run_if(resource_exists::<PaletteDrawing>),
+    );
     app.add_systems(
         PostUpdate,
         toon::apply_toon
@@ -116,4 +135,9 @@ pub(super) fn finish(app: &mut App) {
     let formats =
         app.world().get_resource::<CompressedImageFormatSupport>().map_or(CompressedImageFormats::NONE, |s| s.0);
     app.register_asset_loader(MaterialLoader { formats }).register_asset_loader(DdsLoader { formats });
+    if app.world().contains_resource::<Assets<bevy::render::storage::ShaderBuffer>>()
+        && app.world().contains_resource::<Assets<PaletteMaterial>>()
+    {
+        app.init_resource::<PaletteDrawing>();
+    }
 }

@@ -2,20 +2,22 @@
 //! rig's bones, and meshes added to or taken from a live rig.
 
 use bevy::asset::{AssetEvent, AssetId, Assets, Handle};
-use bevy::camera::visibility::{DynamicSkinnedMeshBounds, Visibility};
+use bevy::camera::primitives::Aabb;
+use bevy::camera::visibility::{DynamicSkinnedMeshBounds, NoAutoAabb, Visibility};
 use bevy::ecs::prelude::*;
 use bevy::log::warn;
 use bevy::math::Mat4;
 use bevy::mesh::skinning::{SkinnedMesh, SkinnedMeshInverseBindposes};
-use bevy::mesh::{Mesh, Mesh3d};
+use bevy::mesh::{Mesh, Mesh3d, MeshTag};
 use bevy::pbr::{MeshMaterial3d, StandardMaterial};
 
-use crate::anim::MeshBinding;
+use crate::anim::{MeshBinding, Rig};
 use crate::format::Material;
 use crate::format::msh::Weights;
 use crate::format::string::decode_text;
 use crate::plugin::assets::SklSkeleton;
 use crate::plugin::axes::Axes;
+use crate::plugin::palette::PaletteOutput;
 use crate::plugin::player::AniPlayer;
 use crate::plugin::rig::{RigBones, SklRig, modified};
 use crate::surface::Surface;
@@ -25,6 +27,7 @@ use super::components::{DressedFrom, Io3dCharacter, MeshPart, RigMeshes, Spawned
 use super::material::Io3dMaterial;
 use super::mesh::inverse_bindposes;
 use super::outline::{OutlineHull, Outlines};
+use super::palette::{PaletteDrawing, PaletteMaterial, PaletteReach};
 
 /// Gives characters their rig, meshes and player once their config is
 /// loaded, and again when it is reloaded or replaced.
@@ -56,6 +59,7 @@ pub(crate) fn dress_characters(
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct MeshStores<'w> {
     meshes: Res<'w, Assets<Io3dMesh>>,
+    scripts: Res<'w, Assets<Io3dMaterial>>,
     skeletons: Res<'w, Assets<SklSkeleton>>,
     drawing: Drawing<'w>,
 }
@@ -63,11 +67,12 @@ pub struct MeshStores<'w> {
 /// The stores a mesh's parts are drawn from.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct Drawing<'w> {
-    materials: Res<'w, Assets<Io3dMaterial>>,
     bindposes: ResMut<'w, Assets<SkinnedMeshInverseBindposes>>,
     standard: ResMut<'w, Assets<StandardMaterial>>,
     parts: ResMut<'w, Assets<Mesh>>,
     outlines: ResMut<'w, Outlines>,
+    /// The palette path's meshes and materials, where they are assets.
+    palette: Option<(ResMut<'w, PaletteDrawing>, ResMut<'w, Assets<PaletteMaterial>>)>,
 }
 
 /// An entity with meshes to draw, its rig and bones if it has them, and
@@ -78,7 +83,7 @@ type DressedRig = (
     Option<&'static SklRig>,
     &'static Axes,
     Option<Ref<'static, RigBones>>,
-    Option<&'static SpawnedParts>,
+    (Option<&'static SpawnedParts>, Has<PaletteOutput>),
 );
 
 /// Spawns the mesh entities of rigs whose meshes, bones, mesh files or
@@ -93,7 +98,7 @@ pub(crate) fn skin_meshes(
 ) {
     let touched_meshes: Vec<_> = mesh_events.read().map(event_id).collect();
     let touched_materials: Vec<_> = material_events.read().map(event_id).collect();
-    for (entity, meshes, rig, &axes, bones, spawned) in &rigs {
+    for (entity, meshes, rig, &axes, bones, (spawned, palette)) in &rigs {
         let touched = meshes.0.iter().any(|h| {
             touched_meshes.contains(&h.id())
                 || stores.meshes.get(h).is_some_and(|m| touched_materials.contains(&m.material.id()))
@@ -103,11 +108,12 @@ pub(crate) fn skin_meshes(
             continue;
         }
         // A rig waits for its skeleton and bones; without one, meshes are
-        // drawn unskinned.
+        // drawn unskinned. On the palette path, they skin from the slab.
         let skin = match (rig, &bones) {
             (None, _) => None,
             (Some(rig), Some(bones)) => match stores.skeletons.get(&rig.skeleton) {
-                Some(skeleton) => Some((&**bones, skeleton)),
+                Some(skeleton) if palette => Some(Skin::Palette(skeleton)),
+                Some(skeleton) => Some(Skin::Bones(bones, skeleton)),
                 None => continue,
             },
             (Some(_), None) => continue,
@@ -122,7 +128,10 @@ pub(crate) fn skin_meshes(
             let target = Target { entity, skin, axes };
             (meshes.0.iter())
                 .filter_map(|h| stores.meshes.get(h).map(|mesh| (h.id(), mesh)))
-                .flat_map(|(id, mesh)| spawn_parts(&mut commands, &mut stores.drawing, &target, id, mesh))
+                .flat_map(|(id, mesh)| {
+                    let script = stores.scripts.get(&mesh.material);
+                    spawn_parts(&mut commands, &mut stores.drawing, &target, (id, mesh), script)
+                })
                 .collect()
         } else {
             warn!("meshes are drawn only on rigs in Axes::EngineToBevy, not {axes:?}: left off");
@@ -148,17 +157,19 @@ fn spawn_parts(
     commands: &mut Commands,
     drawing: &mut Drawing,
     target: &Target,
-    id: AssetId<Io3dMesh>,
-    mesh: &Io3dMesh,
+    (id, mesh): (AssetId<Io3dMesh>, &Io3dMesh),
+    material: Option<&Io3dMaterial>,
 ) -> Vec<Entity> {
     let Target { entity: rig, skin, axes } = *target;
-    let Drawing { materials, bindposes, standard: standard_materials, parts: part_meshes, outlines } = drawing;
-    let Some(material) = materials.get(&mesh.material) else { return Vec::new() };
+    let Some(material) = material else { return Vec::new() };
     let weights = mesh.mesh.weights.as_ref().filter(|_| mesh.mesh.is_skinned());
-    let bindposes = &mut **bindposes;
+    let bindposes = &mut *drawing.bindposes;
     let skin = weights.map(|weights| match skin {
-        Some((bones, skeleton)) => skin_to_rig(weights, mesh, bones, skeleton, (rig, axes), bindposes),
-        None => bind_pose(weights, rig, bindposes),
+        Some(Skin::Bones(bones, skeleton)) => {
+            Drawn::Bones(skin_to_rig(weights, mesh, bones, skeleton, (rig, axes), bindposes))
+        }
+        Some(Skin::Palette(skeleton)) => Drawn::Palette(mesh_binding(weights, mesh, skeleton), &skeleton.rig),
+        None => Drawn::Bones(bind_pose(weights, rig, bindposes)),
     });
     let parts = mesh.parts.iter().zip(&material.materials).zip(&material.script.materials).enumerate();
     parts
@@ -167,33 +178,73 @@ fn spawn_parts(
             // No `Name`: players bind named descendants as bones.
             let tag = MeshPart { mesh: id, name: mesh.name.clone(), submesh, skin: block.is_skin() };
             // Visibility of its own, for the mesh events (`events`).
-            let drawn = (Mesh3d(part.clone()), MeshMaterial3d(standard.clone()), Visibility::default());
-            let entity = commands.spawn((tag, drawn, ChildOf(rig))).id();
-            let stores = (&mut **part_meshes, &mut **standard_materials);
-            let hull =
-                outline_hull(outlines, stores, part, block).map(|hull| commands.spawn((hull, ChildOf(entity))).id());
-            for drawn in std::iter::once(entity).chain(hull) {
-                if let Some(skin) = &skin {
-                    commands.entity(drawn).insert((skin.clone(), DynamicSkinnedMeshBounds));
-                }
+            let entity = commands.spawn((tag, Visibility::default(), ChildOf(rig))).id();
+            let stores = (&mut *drawing.parts, &mut *drawing.standard);
+            let hull = outline_hull(&mut drawing.outlines, stores, part, block);
+            let hull = hull.map(|(mesh, material)| {
+                (commands.spawn((OutlineHull, Visibility::default(), ChildOf(entity))).id(), mesh, material)
+            });
+            let surfaces = std::iter::once((entity, part.clone(), standard.clone())).chain(hull);
+            for (drawn, part, standard) in surfaces {
+                draw(commands.entity(drawn), (part, standard), skin.as_ref(), drawing);
             }
             entity
         })
         .collect()
 }
 
-/// The outline hull of a part whose material has an outline pass: a child
-/// of the part, so that it shows and hides with it.
+/// How a rig's skinned meshes are skinned: on its bone entities, or from
+/// its player's palette slot.
+#[derive(Clone, Copy)]
+enum Skin<'a> {
+    Bones(&'a RigBones, &'a SklSkeleton),
+    Palette(&'a SklSkeleton),
+}
+
+/// How one mesh's parts are drawn: skinned on entities (Bevy's skinning),
+/// or from a palette slot, with the mesh's binding to the rig.
+enum Drawn<'a> {
+    Bones(SkinnedMesh),
+    Palette(MeshBinding, &'a Rig),
+}
+
+/// Gives a part or hull its mesh and material, and its skin: Bevy's
+/// (bounds following the joints), or on the palette path the palette
+/// mesh and material (bounds following the root bone, slot given by
+/// [`super::palette::follow_slots`]). A palette part drawn where no
+/// palette material is an asset (no renderer) keeps its plain mesh.
+fn draw(
+    mut entity: EntityCommands,
+    (part, standard): (Handle<Mesh>, Handle<StandardMaterial>),
+    skin: Option<&Drawn>,
+    drawing: &mut Drawing,
+) {
+    if let (Some(Drawn::Palette(binding, rig)), Some((palette, materials))) = (skin, drawing.palette.as_mut()) {
+        if let Some((mesh, reach)) = palette.mesh(&part, (binding, rig), &mut drawing.parts) {
+            let material = palette.material(&standard, (&drawing.standard, materials));
+            let bounds = (PaletteReach(reach), Aabb::default(), NoAutoAabb, MeshTag(0));
+            entity.insert((Mesh3d(mesh), MeshMaterial3d(material), bounds));
+            return;
+        }
+    }
+    entity.insert((Mesh3d(part), MeshMaterial3d(standard)));
+    if let Some(Drawn::Bones(skin)) = skin {
+        entity.insert((skin.clone(), DynamicSkinnedMeshBounds));
+    }
+}
+
+/// The mesh and material of the outline hull of a part whose material has
+/// an outline pass (drawn as a child of the part, so that it shows and
+/// hides with it).
 fn outline_hull(
     outlines: &mut Outlines,
     (meshes, materials): (&mut Assets<Mesh>, &mut Assets<StandardMaterial>),
     part: &Handle<Mesh>,
     block: &Material,
-) -> Option<impl Bundle> {
+) -> Option<(Handle<Mesh>, Handle<StandardMaterial>)> {
     let outline = Surface::of(block).outline?;
     let hull = outlines.hull(meshes, part, &outline)?;
-    let material = outlines.material(materials, &outline);
-    Some((OutlineHull, Mesh3d(hull), MeshMaterial3d(material), Visibility::default()))
+    Some((hull, outlines.material(materials, &outline)))
 }
 
 /// A skinned mesh's skin on a rig's bones, with the skeleton's stored
@@ -206,6 +257,15 @@ fn skin_to_rig(
     (rig, axes): (Entity, Axes),
     bindposes: &mut Assets<SkinnedMeshInverseBindposes>,
 ) -> SkinnedMesh {
+    let binding = mesh_binding(weights, mesh, skeleton);
+    let joints = binding.palette.iter().chain([&0]).map(|&bone| bones.0.get(bone).copied().unwrap_or(rig)).collect();
+    let poses = bindposes.add(SkinnedMeshInverseBindposes::from(inverse_bindposes(&binding, &skeleton.rig, axes)));
+    SkinnedMesh { inverse_bindposes: poses, joints }
+}
+
+/// How a mesh's bones meet the skeleton, with a warning for each bone the
+/// skeleton lacks.
+fn mesh_binding(weights: &Weights, mesh: &Io3dMesh, skeleton: &SklSkeleton) -> MeshBinding {
     let binding = MeshBinding::new(weights, &skeleton.rig);
     for (_, name) in &binding.unknown {
         warn!(
@@ -214,9 +274,7 @@ fn skin_to_rig(
             decode_text(name.c_str())
         );
     }
-    let joints = binding.palette.iter().chain([&0]).map(|&bone| bones.0.get(bone).copied().unwrap_or(rig)).collect();
-    let poses = bindposes.add(SkinnedMeshInverseBindposes::from(inverse_bindposes(&binding, &skeleton.rig, axes)));
-    SkinnedMesh { inverse_bindposes: poses, joints }
+    binding
 }
 
 /// A skinned mesh with no skeleton, at its bind pose: every joint the
@@ -228,12 +286,12 @@ fn bind_pose(weights: &Weights, entity: Entity, bindposes: &mut Assets<SkinnedMe
     SkinnedMesh { inverse_bindposes: poses, joints: vec![entity; joints] }
 }
 
-/// The entity a mesh is drawn on, and the bones and skeleton it is
-/// skinned to (none on an entity without a rig).
+/// The entity a mesh is drawn on, and how it is skinned (not at all on an
+/// entity without a rig).
 #[derive(Clone, Copy)]
 struct Target<'a> {
     entity: Entity,
-    skin: Option<(&'a RigBones, &'a SklSkeleton)>,
+    skin: Option<Skin<'a>>,
     /// The rig's axes, for the inverse binds. Meshes load in
     /// [`Axes::EngineToBevy`], the default rig axes.
     axes: Axes,
