@@ -232,6 +232,9 @@ impl Plugin for Io3dPlugin {
                     world_pose::write_world_poses.in_set(Io3dSystems::WorldPose),
                 ),
             );
+        // A browser's WebGL2 has no storage buffers for the palette.
+        #[cfg(target_arch = "wasm32")]
+        app.init_resource::<player::NoPalette>();
         #[cfg(feature = "characters")]
         character::build(app);
     }

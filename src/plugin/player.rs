@@ -459,12 +459,28 @@ pub(super) struct LocalOutput;
 #[derive(Component, Debug, Default)]
 pub(super) struct WorldOutput;
 
+/// Says that the palette path cannot draw here: in a browser's WebGL2,
+/// which has no storage buffers. Players asking for
+/// [`PoseOutput::Palette`] then take the crowd path, bone entities and
+/// all, so that their characters' meshes skin as Bevy skins them.
+#[derive(Resource, Debug, Default)]
+pub(super) struct NoPalette;
+
 /// Marks the player for its output's passes, and empties the other
 /// path's poses, so that no pass writes its bones from poses left there
 /// (as commands, applied right after the insert; a player despawned
 /// before then is left alone).
 fn mark_output(mut world: DeferredWorld, context: HookContext) {
     let Some(&output) = world.get::<PoseOutput>(context.entity) else { return };
+    let output = match output {
+        PoseOutput::Palette if world.contains_resource::<NoPalette>() => {
+            bevy::log::warn_once!(
+                "PoseOutput::Palette: no storage buffers for the palette here (WebGL2); such players take the crowd path (PoseOutput::GlobalTransform)"
+            );
+            PoseOutput::GlobalTransform
+        }
+        output => output,
+    };
     let mut commands = world.commands();
     let mut player = commands.entity(context.entity);
     match output {
@@ -607,5 +623,22 @@ mod tests {
         assert!(!player.paused);
         assert!(player.guarantee, "on, as in the game");
         assert_eq!(player.root_bone, crate::anim::biped::ROOT);
+    }
+
+    /// Where the palette cannot draw (WebGL2), a player asking for it takes
+    /// the crowd path; elsewhere it takes the palette path.
+    #[test]
+    fn the_palette_path_falls_back_to_the_crowd_path_where_it_cannot_draw() {
+        for (fallback, expected) in [(false, (false, true)), (true, (true, false))] {
+            let mut world = World::new();
+            if fallback {
+                world.init_resource::<NoPalette>();
+            }
+            let player = world.spawn((AniPlayer::default(), PoseOutput::Palette)).id();
+            world.flush();
+            let paths = (world.get::<WorldOutput>(player).is_some(), world.get::<PaletteOutput>(player).is_some());
+            assert_eq!(paths, expected, "with the fallback: {fallback}");
+            assert_eq!(world.get::<PaletteSlot>(player).is_some(), !fallback);
+        }
     }
 }

@@ -63,11 +63,14 @@ pub(super) fn build(app: &mut App) {
     // system runs wherever its materials are assets.
     if app.is_plugin_added::<bevy::pbr::PbrPlugin>() {
         bevy::asset::embedded_asset!(app, "toon.wgsl");
-        bevy::asset::embedded_asset!(app, "palette.wgsl");
-        app.add_plugins((
-            bevy::pbr::MaterialPlugin::<ToonMaterial>::default(),
-            bevy::pbr::MaterialPlugin::<PaletteMaterial>::default(),
-        ));
+        app.add_plugins(bevy::pbr::MaterialPlugin::<ToonMaterial>::default());
+        // WebGL2 has no storage buffers: the palette path falls back to
+        // the crowd path there (`player::NoPalette`).
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            bevy::asset::embedded_asset!(app, "palette.wgsl");
+            app.add_plugins(bevy::pbr::MaterialPlugin::<PaletteMaterial>::default());
+        }
     }
     // The palette path's drawing, wherever its slab has a GPU copy (see
     // `finish`).

@@ -219,13 +219,13 @@ fn draw(
     skin: Option<&Drawn>,
     drawing: &mut Drawing,
 ) {
-    if let (Some(Drawn::Palette(binding, rig)), Some((palette, materials))) = (skin, drawing.palette.as_mut()) {
-        if let Some((mesh, reach)) = palette.mesh(&part, (binding, rig), &mut drawing.parts) {
-            let material = palette.material(&standard, (&drawing.standard, materials));
-            let bounds = (PaletteReach(reach), Aabb::default(), NoAutoAabb, MeshTag(0));
-            entity.insert((Mesh3d(mesh), MeshMaterial3d(material), bounds));
-            return;
-        }
+    if let (Some(Drawn::Palette(binding, rig)), Some((palette, materials))) = (skin, drawing.palette.as_mut())
+        && let Some((mesh, reach)) = palette.mesh(&part, (binding, rig), &mut drawing.parts)
+    {
+        let material = palette.material(&standard, (&drawing.standard, materials));
+        let bounds = (PaletteReach(reach), Aabb::default(), NoAutoAabb, MeshTag(0));
+        entity.insert((Mesh3d(mesh), MeshMaterial3d(material), bounds));
+        return;
     }
     entity.insert((Mesh3d(part), MeshMaterial3d(standard)));
     if let Some(Drawn::Bones(skin)) = skin {
