@@ -13,7 +13,7 @@ use bevy::render::render_resource::TextureFormat;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::window::ExitCondition;
 use bevy::winit::WinitPlugin;
-use bevy_io3d::plugin::character::{Io3dCharacter, MeshPart, PaletteDrawing};
+use bevy_io3d::plugin::character::{Io3dCharacter, MeshPart, PaletteDrawing, ToonShaded};
 use bevy_io3d::plugin::{AniPlayer, GameFilesPlugin, Io3dPlugin, PoseOutput};
 
 /// The picture's side, in pixels.
@@ -24,11 +24,12 @@ const SIDE: u32 = 256;
 struct Shots(Vec<Vec<u8>>);
 
 /// The bundled Biped, dressed from its model config, walking paused at
-/// `at_ms` (held in place) on `output`, seen from the front: the RGBA
+/// `at_ms` (held in place) on `output`, toon-shaded in the game's look or
+/// not (`toon`), seen from the front: the RGBA
 /// pixels once two pictures in a row agree (pipelines compile in the
 /// background, so the first frames show less), and the bytes the palette
 /// path uploaded in the last frame.
-pub fn draw_biped(output: PoseOutput, at_ms: f32) -> (Vec<u8>, usize) {
+pub fn draw_biped(output: PoseOutput, at_ms: f32, toon: bool) -> (Vec<u8>, usize) {
     let mut app = App::new();
     let assets = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
     let no_window = WindowPlugin { primary_window: None, exit_condition: ExitCondition::DontExit, ..default() };
@@ -56,7 +57,10 @@ pub fn draw_biped(output: PoseOutput, at_ms: f32) -> (Vec<u8>, usize) {
     player.paused = true;
     player.seek(at_ms);
     let model = server.load("resource/model/animodel/biped.txt");
-    world.spawn((Io3dCharacter::new(model), player, output));
+    let mut character = world.spawn((Io3dCharacter::new(model), player, output));
+    if toon {
+        character.insert(ToonShaded { skin: Some(ToonShaded::SAMPLE_SKIN), ..default() });
+    }
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut frame = 0;
     loop {

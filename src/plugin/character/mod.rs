@@ -41,9 +41,10 @@ pub use mesh::{inverse_bindposes, submesh_meshes};
 pub use outline::{OutlineHull, Outlines};
 pub use palette::{
     ATTRIBUTE_PALETTE_JOINTS, ATTRIBUTE_PALETTE_WEIGHTS, PaletteDrawing, PaletteMaterial, PaletteReach, PaletteSkin,
+    PaletteToon, PaletteToonMaterial,
 };
 pub use texture::{DdsLoader, checker, to_image};
-pub use toon::{ToonMaterial, ToonShaded, ToonShading};
+pub use toon::{Shadeable, ToonLight, ToonMaterial, ToonShaded, ToonShading};
 
 use bevy::app::{App, PostUpdate};
 use bevy::asset::{AssetApp, Assets};
@@ -69,7 +70,10 @@ pub(super) fn build(app: &mut App) {
         #[cfg(not(target_arch = "wasm32"))]
         {
             bevy::asset::embedded_asset!(app, "palette.wgsl");
-            app.add_plugins(bevy::pbr::MaterialPlugin::<PaletteMaterial>::default());
+            app.add_plugins((
+                bevy::pbr::MaterialPlugin::<PaletteMaterial>::default(),
+                bevy::pbr::MaterialPlugin::<PaletteToonMaterial>::default(),
+            ));
         }
     }
     // The palette path's drawing, wherever its slab has a GPU copy (see
@@ -85,10 +89,12 @@ pub(super) fn build(app: &mut App) {
     );
     app.add_systems(
         PostUpdate,
-        toon::apply_toon
+        (
+            toon::apply_toon::<StandardMaterial>.run_if(resource_exists::<Assets<ToonMaterial>>),
+            toon::apply_toon::<PaletteMaterial>.run_if(resource_exists::<Assets<PaletteToonMaterial>>),
+        )
             .after(Io3dSystems::Spawn)
-            .before(Io3dSystems::Bind)
-            .run_if(resource_exists::<Assets<ToonMaterial>>),
+            .before(Io3dSystems::Bind),
     );
     app.init_asset::<Io3dMesh>()
         .init_asset::<Io3dCollision>()
@@ -104,7 +110,8 @@ pub(super) fn build(app: &mut App) {
         .register_type::<OutlineHull>()
         .init_resource::<Outlines>()
         .init_resource::<TextureClock>()
-        .init_resource::<toon::ToonMaterials>()
+        .init_resource::<toon::ToonMaterials<StandardMaterial>>()
+        .init_resource::<toon::ToonMaterials<PaletteMaterial>>()
         .register_type::<ToonShaded>()
         .register_type::<TextureClock>()
         .register_type::<components::DressedFrom>()

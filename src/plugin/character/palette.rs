@@ -31,6 +31,7 @@ use crate::plugin::player::ModelPoses;
 use crate::plugin::rig::modified;
 
 use super::components::SpawnedParts;
+use super::toon::{Shadeable, ToonLight, ToonShading};
 
 /// Where the shader is embedded.
 pub const SHADER: &str = "embedded://bevy_io3d/plugin/character/palette.wgsl";
@@ -67,21 +68,80 @@ impl MaterialExtension for PaletteSkin {
         SHADER.into()
     }
 
-    /// Binds the palette's joints and weights at locations 8 and 9, which
-    /// neither the main nor the prepass pipeline uses.
     fn specialize(
         _: &MaterialExtensionPipeline,
         descriptor: &mut RenderPipelineDescriptor,
         layout: &MeshVertexBufferLayoutRef,
         _: MaterialExtensionKey<Self>,
     ) -> Result<(), SpecializedMeshPipelineError> {
-        let ours = [ATTRIBUTE_PALETTE_JOINTS.at_shader_location(8), ATTRIBUTE_PALETTE_WEIGHTS.at_shader_location(9)];
-        let extra = layout.0.get_layout(&ours)?;
-        if let Some(buffer) = descriptor.vertex.buffers.first_mut() {
-            buffer.attributes.extend(extra.attributes);
-        }
-        Ok(())
+        bind_palette_attributes(descriptor, layout)
     }
+}
+
+/// A toon-shaded part's material on the palette path: its surface, the
+/// light of [`super::toon`], and the palette it skins from.
+pub type PaletteToonMaterial = ExtendedMaterial<StandardMaterial, PaletteToon>;
+
+/// The toon light and the palette, for [`PaletteToonMaterial`]: the
+/// palette path's vertex shader and the toon fragment shader.
+#[derive(Asset, AsBindGroup, Reflect, Debug, Clone, PartialEq)]
+pub struct PaletteToon {
+    /// The light (as [`ToonShading`]'s).
+    #[uniform(100)]
+    pub light: ToonLight,
+    /// The slab.
+    #[storage(101, read_only)]
+    pub palette: Handle<ShaderBuffer>,
+}
+
+impl MaterialExtension for PaletteToon {
+    fn vertex_shader() -> ShaderRef {
+        SHADER.into()
+    }
+
+    fn prepass_vertex_shader() -> ShaderRef {
+        SHADER.into()
+    }
+
+    fn fragment_shader() -> ShaderRef {
+        super::toon::SHADER.into()
+    }
+
+    fn specialize(
+        _: &MaterialExtensionPipeline,
+        descriptor: &mut RenderPipelineDescriptor,
+        layout: &MeshVertexBufferLayoutRef,
+        _: MaterialExtensionKey<Self>,
+    ) -> Result<(), SpecializedMeshPipelineError> {
+        bind_palette_attributes(descriptor, layout)
+    }
+}
+
+impl Shadeable for PaletteMaterial {
+    type Toon = PaletteToonMaterial;
+
+    fn toon(&self, shading: &ToonShading) -> PaletteToonMaterial {
+        let palette = self.extension.palette.clone();
+        PaletteToonMaterial { base: self.base.clone(), extension: PaletteToon { light: shading.light, palette } }
+    }
+
+    fn resurface(&self, toon: &mut PaletteToonMaterial) {
+        toon.base = self.base.clone();
+    }
+}
+
+/// Binds a palette mesh's joints and weights at locations 8 and 9, which
+/// neither the main nor the prepass pipeline uses.
+fn bind_palette_attributes(
+    descriptor: &mut RenderPipelineDescriptor,
+    layout: &MeshVertexBufferLayoutRef,
+) -> Result<(), SpecializedMeshPipelineError> {
+    let ours = [ATTRIBUTE_PALETTE_JOINTS.at_shader_location(8), ATTRIBUTE_PALETTE_WEIGHTS.at_shader_location(9)];
+    let extra = layout.0.get_layout(&ours)?;
+    if let Some(buffer) = descriptor.vertex.buffers.first_mut() {
+        buffer.attributes.extend(extra.attributes);
+    }
+    Ok(())
 }
 
 /// The GPU copy of the slab, the palette materials made from each part's
@@ -194,6 +254,7 @@ pub(crate) fn upload_palettes(
     mut drawing: ResMut<PaletteDrawing>,
     mut buffers: ResMut<Assets<ShaderBuffer>>,
     mut materials: ResMut<Assets<PaletteMaterial>>,
+    mut toon: Option<ResMut<Assets<PaletteToonMaterial>>>,
 ) {
     let bytes: &[u8] = bytemuck::cast_slice(palettes.matrices());
     drawing.uploaded = 0;
@@ -208,6 +269,10 @@ pub(crate) fn upload_palettes(
         let ids: Vec<_> = drawing.materials.values().map(Handle::id).collect();
         for id in ids {
             materials.get_mut(id);
+        }
+        let toon_ids: Vec<_> = toon.iter().flat_map(|toon| toon.ids()).collect();
+        for id in toon_ids {
+            toon.as_mut().and_then(|toon| toon.get_mut(id));
         }
     }
 }

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use bevy::asset::{Asset, AssetEvent, AssetId, Assets, Handle};
 use bevy::ecs::prelude::*;
 use bevy::math::Vec4;
-use bevy::pbr::{ExtendedMaterial, MaterialExtension, MeshMaterial3d, StandardMaterial};
+use bevy::pbr::{ExtendedMaterial, Material, MaterialExtension, MeshMaterial3d, StandardMaterial};
 use bevy::reflect::{Reflect, std_traits::ReflectDefault};
 use bevy::render::render_resource::{AsBindGroup, ShaderType};
 use bevy::shader::ShaderRef;
@@ -126,42 +126,77 @@ impl ToonShaded {
     }
 }
 
-/// The `StandardMaterial` a toon-shaded part had, to go back to.
+/// A part's plain material, which a toon material can stand in for: the
+/// `StandardMaterial` of the entity paths, or the palette path's.
+pub trait Shadeable: Material + Clone {
+    /// The toon material over the same surface.
+    type Toon: Material;
+
+    /// The toon material over this surface lit by `shading`.
+    fn toon(&self, shading: &ToonShading) -> Self::Toon;
+
+    /// Gives `toon` this material's surface again (texture animation, the
+    /// viewer's looks).
+    fn resurface(&self, toon: &mut Self::Toon);
+}
+
+impl Shadeable for StandardMaterial {
+    type Toon = ToonMaterial;
+
+    fn toon(&self, shading: &ToonShading) -> ToonMaterial {
+        ToonMaterial { base: self.clone(), extension: shading.clone() }
+    }
+
+    fn resurface(&self, toon: &mut ToonMaterial) {
+        toon.base = self.clone();
+    }
+}
+
+/// The plain material a toon-shaded part had, to go back to.
 #[derive(Component, Debug, Clone)]
-pub struct ToonOf(Handle<StandardMaterial>);
+pub struct ToonOf<P: Asset>(Handle<P>);
+
+/// The toon materials made from one plain material, by their light.
+type Made<P> = Vec<(ToonShading, Handle<<P as Shadeable>::Toon>)>;
 
 /// The toon materials made so far, by the surface and light they stand for.
-#[derive(Resource, Debug, Default)]
-pub struct ToonMaterials(HashMap<AssetId<StandardMaterial>, Vec<(ToonShading, Handle<ToonMaterial>)>>);
+#[derive(Resource, Debug)]
+pub struct ToonMaterials<P: Shadeable>(HashMap<AssetId<P>, Made<P>>);
+
+impl<P: Shadeable> Default for ToonMaterials<P> {
+    fn default() -> Self {
+        Self(HashMap::new())
+    }
+}
 
 /// A part's plain material, and the one it goes back to when toon-shaded.
-type PartMaterial = (&'static MeshPart, Option<&'static MeshMaterial3d<StandardMaterial>>, Option<&'static ToonOf>);
+type PartMaterial<P> = (&'static MeshPart, Option<&'static MeshMaterial3d<P>>, Option<&'static ToonOf<P>>);
 
 /// Rigs whose parts or shading changed.
 type Reshaded = Or<(Changed<SpawnedParts>, Changed<ToonShaded>)>;
 
 /// Swaps the parts of rigs with [`ToonShaded`] to toon materials and back,
-/// and keeps each toon material's surface in step with its
-/// `StandardMaterial` (texture animation, the viewer's looks).
+/// and keeps each toon material's surface in step with its plain one
+/// (texture animation, the viewer's looks): for parts drawn with `P`.
 #[allow(clippy::too_many_arguments)] // A system: one parameter a store it touches.
-pub(crate) fn apply_toon(
+pub(crate) fn apply_toon<P: Shadeable>(
     mut commands: Commands,
-    mut cache: ResMut<ToonMaterials>,
-    mut events: MessageReader<AssetEvent<StandardMaterial>>,
-    standard: Res<Assets<StandardMaterial>>,
-    mut toon: ResMut<Assets<ToonMaterial>>,
+    mut cache: ResMut<ToonMaterials<P>>,
+    mut events: MessageReader<AssetEvent<P>>,
+    plains: Res<Assets<P>>,
+    mut toon: ResMut<Assets<P::Toon>>,
     rigs: Query<(&SpawnedParts, Option<&ToonShaded>)>,
     touched: Query<Entity, Reshaded>,
     mut unshaded: RemovedComponents<ToonShaded>,
-    parts: Query<PartMaterial, With<MeshPart>>,
+    parts: Query<PartMaterial<P>, With<MeshPart>>,
 ) {
     for event in events.read() {
         if let AssetEvent::Modified { id } = event
-            && let (Some(made), Some(surface)) = (cache.0.get(id), standard.get(*id))
+            && let (Some(made), Some(surface)) = (cache.0.get(id), plains.get(*id))
         {
             for (_, handle) in made {
                 if let Some(mut material) = toon.get_mut(handle) {
-                    material.base = surface.clone();
+                    surface.resurface(&mut material);
                 }
             }
         }
@@ -178,17 +213,14 @@ pub(crate) fn apply_toon(
             let plain = swapped.map(|ToonOf(plain)| plain).or(plain.map(|plain| &plain.0));
             match (shaded, plain) {
                 (Some(shaded), Some(plain)) => {
-                    let Some(surface) = standard.get(plain) else { continue };
+                    let Some(surface) = plains.get(plain) else { continue };
                     let handle = cache.material(&mut toon, plain, surface, &shaded.of(tag));
                     let back = ToonOf(plain.clone());
-                    commands
-                        .entity(part)
-                        .remove::<MeshMaterial3d<StandardMaterial>>()
-                        .insert((MeshMaterial3d(handle), back));
+                    commands.entity(part).remove::<MeshMaterial3d<P>>().insert((MeshMaterial3d(handle), back));
                 }
                 (None, Some(plain)) if swapped.is_some() => {
                     let back = MeshMaterial3d(plain.clone());
-                    commands.entity(part).remove::<(MeshMaterial3d<ToonMaterial>, ToonOf)>().insert(back);
+                    commands.entity(part).remove::<(MeshMaterial3d<P::Toon>, ToonOf<P>)>().insert(back);
                 }
                 _ => {}
             }
@@ -196,20 +228,20 @@ pub(crate) fn apply_toon(
     }
 }
 
-impl ToonMaterials {
+impl<P: Shadeable> ToonMaterials<P> {
     /// The toon material over `surface` lit by `shading`, made once.
     fn material(
         &mut self,
-        toon: &mut Assets<ToonMaterial>,
-        plain: &Handle<StandardMaterial>,
-        surface: &StandardMaterial,
+        toon: &mut Assets<P::Toon>,
+        plain: &Handle<P>,
+        surface: &P,
         shading: &ToonShading,
-    ) -> Handle<ToonMaterial> {
+    ) -> Handle<P::Toon> {
         let made = self.0.entry(plain.id()).or_default();
         if let Some((_, handle)) = made.iter().find(|(s, _)| s == shading) {
             return handle.clone();
         }
-        let handle = toon.add(ToonMaterial { base: surface.clone(), extension: shading.clone() });
+        let handle = toon.add(surface.toon(shading));
         made.push((shading.clone(), handle.clone()));
         handle
     }
