@@ -47,7 +47,9 @@
 //! CPU work, as a game's is before its render world extracts.
 //!
 //! Each line ends with the bytes of skinning matrices a frame hands to the
-//! GPU: on the palette path the slab, counted; on the others, with
+//! GPU: on the palette path the slab, counted where it is handed over
+//! (with `--features characters`, which builds the palette's GPU copy;
+//! without, the slab's size); on the others, with
 //! `--meshes`, what Bevy's skinning uploads for the `SkinnedMesh`es (64
 //! bytes a joint of each mesh entity, reckoned from the components, as
 //! Bevy writes its whole joint buffer every frame); without meshes, none.
@@ -192,6 +194,17 @@ fn wardrobe(app: &mut App, skeleton: &bevy_io3d::format::Skeleton) -> bevy_io3d:
     bevy_io3d::plugin::character::RigMeshes(vec![body.clone(), body.clone(), body, sword])
 }
 
+/// The palette's GPU copy as a game with a renderer has it (the slab
+/// handed over whole each frame, counted), for the palette path's meshes
+/// (`--meshes`) and its upload; no renderer takes it here.
+#[cfg(feature = "characters")]
+fn palette_upload(app: &mut App) {
+    use bevy_io3d::plugin::character::{PaletteDrawing, PaletteMaterial};
+    app.init_asset::<bevy::render::storage::ShaderBuffer>()
+        .init_asset::<PaletteMaterial>()
+        .init_resource::<PaletteDrawing>();
+}
+
 fn app(characters: usize, options: Options) -> App {
     let mut app = App::new();
     app.add_plugins((
@@ -222,6 +235,10 @@ fn app(characters: usize, options: Options) -> App {
     let bevy = options.bevy.then(|| bevy_graph(&mut app, [&walk, &attack]));
     #[cfg(feature = "characters")]
     let wardrobe = options.meshes.then(|| wardrobe(&mut app, &skeleton));
+    #[cfg(feature = "characters")]
+    if options.palette {
+        palette_upload(&mut app);
+    }
     let skeleton = app.world_mut().resource_mut::<Assets<SklSkeleton>>().add(SklSkeleton { skeleton, rig });
     let mut add = |animation| app.world_mut().resource_mut::<Assets<AniClip>>().add(AniClip::new(animation));
     let clips = Clips(add(walk), add(attack));
@@ -274,6 +291,10 @@ fn app(characters: usize, options: Options) -> App {
 /// The bytes of skinning matrices a frame hands to the GPU (see the
 /// module docs).
 fn uploaded(app: &mut App) -> usize {
+    #[cfg(feature = "characters")]
+    if let Some(drawing) = app.world().get_resource::<bevy_io3d::plugin::character::PaletteDrawing>() {
+        return drawing.uploaded();
+    }
     let slab = size_of_val(app.world().resource::<SkinPalettes>().matrices());
     let mut skins = app.world_mut().query::<&bevy::mesh::skinning::SkinnedMesh>();
     slab + skins.iter(app.world()).map(|skin| skin.joints.len() * 64).sum::<usize>()
@@ -333,9 +354,6 @@ fn parse(args: &[String]) -> Result<(Options, Option<usize>), String> {
     }
     if [options.still, options.crowd, options.palette, options.bevy].into_iter().filter(|&on| on).count() > 1 {
         return Err("--still, --crowd, --palette and --bevy each choose what plays: give one".into());
-    }
-    if options.palette && options.meshes {
-        return Err("--meshes on the palette path needs its skinning material, which is not built yet".into());
     }
     if options.bevy && options.lod > 1 {
         return Err("--lod=N is the crate's level of detail: Bevy's player (--bevy) has none".into());

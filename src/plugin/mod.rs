@@ -78,7 +78,7 @@
 //! |---|---|---|
 //! | `Spawn` | `character::spawn::dress_characters` (feature `characters`) | gives each `Io3dCharacter` its rig, meshes and player once its config loads |
 //! | `Spawn` | `rig::spawn_rigs` | spawns the bones of each loaded [`SklRig`] (none on the palette path), again when its file, axes or path changes |
-//! | `Spawn` | `character::spawn::skin_meshes` (feature `characters`) | spawns each rig's `RigMeshes` as skinned parts on its bones, again when they change |
+//! | `Spawn` | `character::spawn::skin_meshes` (feature `characters`) | spawns each rig's `RigMeshes` as skinned parts on its bones (on the palette path, parts that skin from its slot), again when they change |
 //! | `Bind` | `binder::bind_players` | finds each player's named descendants (none below a nested player; on the palette path, its skeleton's bones), binds each clip it plays to them, again when a clip, its file or the hierarchy changes, and marks the bones it writes with [`Io3dBone`] |
 //! | `Advance` | `advance::advance_players` | moves each player's clips by the frame's time in ms, by the client's rules, and triggers [`AniEventFired`] for the events passed |
 //! | `Advance` | `lod::lod_by_distance` | sets each [`AniLod`] by its player's distance to the nearest [`AniLodFocus`], where there is one |
@@ -89,6 +89,7 @@
 //! | `Pose`, after `pose_world` | `skinning::fill_slots` | writes those players' skinning matrices (model pose after the stored inverse bind) into their slots, over all cores |
 //! | `Pose`, after `pose_world` | `socket::place_sockets` | moves each [`AniSocket`] to its bone's model pose |
 //! | `WorldPose` (after `TransformSystems::Propagate`) | `world_pose::write_world_poses` | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
+//! | after `Pose` | `character::palette::upload_palettes`, `follow_slots` (feature `characters`, with a renderer) | hands the slab to its GPU copy (one upload a frame, counted), and gives each palette character's parts its slot (`MeshTag`) and bounds around its root bone |
 //! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
 //!
 //! "Over all cores" means over Bevy's `ComputeTaskPool`, which Bevy's

@@ -33,7 +33,7 @@ pub fn palette_matrix(model: Affine3A, inverse_bind: Affine3A) -> PaletteMatrix 
 }
 
 /// The affine map a palette matrix holds (the inverse of
-/// [`palette_matrix`]'s packing).
+/// packing of a bone's pose after its inverse bind into three rows).
 pub fn palette_affine(matrix: &PaletteMatrix) -> Affine3A {
     let [r0, r1, r2] = matrix;
     Affine3A::from_cols_array(&[r0.x, r1.x, r2.x, r0.y, r1.y, r2.y, r0.z, r1.z, r2.z, r0.w, r1.w, r2.w])
@@ -59,7 +59,8 @@ pub fn palette_index(rig: &Rig) -> Vec<u32> {
 
 /// A skinned mesh's joint indices ([`crate::anim::vertex_influences`],
 /// which number the mesh's own palette) as indices into its player's
-/// palette slot: each entry's bone's place ([`palette_index`]), and the
+/// palette slot: each entry's bone's place (bones stand parents first,
+/// in the rig's order), and the
 /// root's for the extra joint past the mesh's palette. Every part and
 /// outline of a character then skins from the one slot.
 pub fn palette_joints(joints: &[[u16; 4]], binding: &MeshBinding, rig: &Rig) -> Vec<[u16; 4]> {

@@ -82,7 +82,9 @@ pub(super) fn build(app: &mut App) {
         PostUpdate,
         (
             (palette::upload_palettes, palette::follow_slots).after(Io3dSystems::Pose),
-            palette::follow_surfaces.after(material::animate_textures),
+            palette::follow_surfaces
+                .after(material::animate_textures)
+                .run_if(resource_exists::<Assets<StandardMaterial>>),
         )
             .before(VisibilitySystems::CalculateBounds)
             .run_if(resource_exists::<PaletteDrawing>),

@@ -25,6 +25,7 @@ use bevy::render::storage::ShaderBuffer;
 use bevy::shader::ShaderRef;
 
 use crate::anim::{MeshBinding, Rig};
+use crate::plugin::assets::SklSkeleton;
 use crate::plugin::axes::Axes;
 use crate::plugin::palette::{PaletteSlot, SkinPalettes, inverse_bind, palette_joints};
 use crate::plugin::player::ModelPoses;
@@ -79,7 +80,7 @@ impl MaterialExtension for PaletteSkin {
 }
 
 /// A toon-shaded part's material on the palette path: its surface, the
-/// light of [`super::toon`], and the palette it skins from.
+/// light of [`ToonShaded`](super::ToonShaded), and the palette it skins from.
 pub type PaletteToonMaterial = ExtendedMaterial<StandardMaterial, PaletteToon>;
 
 /// The toon light and the palette, for [`PaletteToonMaterial`]: the
@@ -144,6 +145,9 @@ fn bind_palette_attributes(
     Ok(())
 }
 
+/// A palette mesh, and how far its vertices reach from the root bone.
+type PaletteMesh = (Handle<Mesh>, f32);
+
 /// The GPU copy of the slab, the palette materials made from each part's
 /// `StandardMaterial`, the palette meshes made from each part's mesh, and
 /// what the last frame uploaded.
@@ -151,7 +155,7 @@ fn bind_palette_attributes(
 pub struct PaletteDrawing {
     buffer: Handle<ShaderBuffer>,
     materials: HashMap<AssetId<StandardMaterial>, Handle<PaletteMaterial>>,
-    meshes: HashMap<AssetId<Mesh>, (Handle<Mesh>, f32)>,
+    meshes: HashMap<(AssetId<Mesh>, AssetId<SklSkeleton>), PaletteMesh>,
     uploaded: usize,
 }
 
@@ -184,21 +188,22 @@ impl PaletteDrawing {
         self.materials.entry(standard.id()).or_insert_with(make).clone()
     }
 
-    /// The palette mesh of `part` (a skinned mesh bound to `rig` by
-    /// `binding`), made once, with how far its vertices reach from the
-    /// rig's root at bind pose.
+    /// The palette mesh of `part` (a skinned mesh bound by `binding` to
+    /// the rig of the skeleton `skeleton`), made once for each skeleton,
+    /// with how far its vertices reach from the rig's root at bind pose.
     pub(super) fn mesh(
         &mut self,
         part: &Handle<Mesh>,
-        (binding, rig): (&MeshBinding, &Rig),
+        (binding, (skeleton, rig)): (&MeshBinding, (AssetId<SklSkeleton>, &Rig)),
         meshes: &mut Assets<Mesh>,
     ) -> Option<(Handle<Mesh>, f32)> {
-        if let Some(made) = self.meshes.get(&part.id()) {
+        let key = (part.id(), skeleton);
+        if let Some(made) = self.meshes.get(&key) {
             return Some(made.clone());
         }
         let (mesh, reach) = palette_mesh(meshes.get(part)?, binding, rig)?;
         let made = (meshes.add(mesh), reach);
-        self.meshes.insert(part.id(), made.clone());
+        self.meshes.insert(key, made.clone());
         Some(made)
     }
 

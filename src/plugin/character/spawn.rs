@@ -112,7 +112,7 @@ pub(crate) fn skin_meshes(
         let skin = match (rig, &bones) {
             (None, _) => None,
             (Some(rig), Some(bones)) => match stores.skeletons.get(&rig.skeleton) {
-                Some(skeleton) if palette => Some(Skin::Palette(skeleton)),
+                Some(skeleton) if palette => Some(Skin::Palette(rig.skeleton.id(), skeleton)),
                 Some(skeleton) => Some(Skin::Bones(bones, skeleton)),
                 None => continue,
             },
@@ -168,7 +168,7 @@ fn spawn_parts(
         Some(Skin::Bones(bones, skeleton)) => {
             Drawn::Bones(skin_to_rig(weights, mesh, bones, skeleton, (rig, axes), bindposes))
         }
-        Some(Skin::Palette(skeleton)) => Drawn::Palette(mesh_binding(weights, mesh, skeleton), &skeleton.rig),
+        Some(Skin::Palette(id, skeleton)) => Drawn::Palette(mesh_binding(weights, mesh, skeleton), (id, &skeleton.rig)),
         None => Drawn::Bones(bind_pose(weights, rig, bindposes)),
     });
     let parts = mesh.parts.iter().zip(&material.materials).zip(&material.script.materials).enumerate();
@@ -198,14 +198,14 @@ fn spawn_parts(
 #[derive(Clone, Copy)]
 enum Skin<'a> {
     Bones(&'a RigBones, &'a SklSkeleton),
-    Palette(&'a SklSkeleton),
+    Palette(AssetId<SklSkeleton>, &'a SklSkeleton),
 }
 
 /// How one mesh's parts are drawn: skinned on entities (Bevy's skinning),
 /// or from a palette slot, with the mesh's binding to the rig.
 enum Drawn<'a> {
     Bones(SkinnedMesh),
-    Palette(MeshBinding, &'a Rig),
+    Palette(MeshBinding, (AssetId<SklSkeleton>, &'a Rig)),
 }
 
 /// Gives a part or hull its mesh and material, and its skin: Bevy's
@@ -220,7 +220,7 @@ fn draw(
     drawing: &mut Drawing,
 ) {
     if let (Some(Drawn::Palette(binding, rig)), Some((palette, materials))) = (skin, drawing.palette.as_mut())
-        && let Some((mesh, reach)) = palette.mesh(&part, (binding, rig), &mut drawing.parts)
+        && let Some((mesh, reach)) = palette.mesh(&part, (binding, *rig), &mut drawing.parts)
     {
         let material = palette.material(&standard, (&drawing.standard, materials));
         let bounds = (PaletteReach(reach), Aabb::default(), NoAutoAabb, MeshTag(0));
