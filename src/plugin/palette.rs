@@ -60,9 +60,9 @@ pub fn palette_index(rig: &Rig) -> Vec<u32> {
 /// A skinned mesh's joint indices ([`crate::anim::vertex_influences`],
 /// which number the mesh's own palette) as indices into its player's
 /// palette slot: each entry's bone's place (bones stand parents first,
-/// in the rig's order), and the
-/// root's for the extra joint past the mesh's palette. Every part and
-/// outline of a character then skins from the one slot.
+/// in the rig's order), and the root's for the extra joint past the
+/// mesh's palette. Every part and outline of a character then skins from
+/// the one slot.
 pub fn palette_joints(joints: &[[u16; 4]], binding: &MeshBinding, rig: &Rig) -> Vec<[u16; 4]> {
     let index = palette_index(rig);
     let place = |bone: usize| index.get(bone).map_or(0, |&at| at as u16);
