@@ -68,6 +68,12 @@ fn skinned(vertex: Vertex) -> mat4x4<f32> {
     return transpose(mat4x4<f32>(rows[0], rows[1], rows[2], vec4<f32>(0.0, 0.0, 0.0, 1.0)));
 }
 
+// A normal through the same blended matrix, then made unit length, as the
+// client moves its normals.
+fn skinned_normal(world_from_local: mat4x4<f32>, normal: vec3<f32>) -> vec3<f32> {
+    return normalize(mat3x3<f32>(world_from_local[0].xyz, world_from_local[1].xyz, world_from_local[2].xyz) * normal);
+}
+
 @vertex
 fn vertex(vertex: Vertex) -> VertexOutput {
     var out: VertexOutput;
@@ -87,7 +93,7 @@ fn vertex(vertex: Vertex) -> VertexOutput {
 #ifdef PREPASS_PIPELINE
 #ifdef NORMAL_PREPASS_OR_DEFERRED_PREPASS
 #ifdef VERTEX_NORMALS
-    out.world_normal = normalize(mat3x3<f32>(world_from_local[0].xyz, world_from_local[1].xyz, world_from_local[2].xyz) * vertex.normal);
+    out.world_normal = skinned_normal(world_from_local, vertex.normal);
 #endif
 #endif
 #ifdef MOTION_VECTOR_PREPASS
@@ -95,7 +101,7 @@ fn vertex(vertex: Vertex) -> VertexOutput {
 #endif
 #else
 #ifdef VERTEX_NORMALS
-    out.world_normal = normalize(mat3x3<f32>(world_from_local[0].xyz, world_from_local[1].xyz, world_from_local[2].xyz) * vertex.normal);
+    out.world_normal = skinned_normal(world_from_local, vertex.normal);
 #endif
 #endif
 #ifdef VERTEX_COLORS
