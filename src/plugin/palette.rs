@@ -32,8 +32,8 @@ pub fn palette_matrix(model: Affine3A, inverse_bind: Affine3A) -> PaletteMatrix 
     [Vec4::new(x.x, y.x, z.x, t.x), Vec4::new(x.y, y.y, z.y, t.y), Vec4::new(x.z, y.z, z.z, t.z)]
 }
 
-/// The affine map a palette matrix holds (the inverse of
-/// packing of a bone's pose after its inverse bind into three rows).
+/// The affine map a palette matrix holds: its three rows read back, the
+/// inverse of the packing that posing writes.
 pub fn palette_affine(matrix: &PaletteMatrix) -> Affine3A {
     let [r0, r1, r2] = matrix;
     Affine3A::from_cols_array(&[r0.x, r1.x, r2.x, r0.y, r1.y, r2.y, r0.z, r1.z, r2.z, r0.w, r1.w, r2.w])
