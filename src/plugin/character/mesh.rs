@@ -52,11 +52,11 @@ pub fn inverse_bindposes(binding: &MeshBinding, rig: &Rig, axes: Axes) -> Vec<Ma
     binding.palette.iter().chain([&0]).map(|&bone| inverse_bind(rig, bone, axes)).collect()
 }
 
-/// One bone's stored inverse bind in `axes` (identity past the rig).
+/// One bone's stored inverse bind in `axes` (identity past the rig), as a
+/// `Mat4` for Bevy's skins: the palette path's rule
+/// ([`crate::plugin::palette::inverse_bind`]).
 pub fn inverse_bind(rig: &Rig, bone: usize, axes: Axes) -> Mat4 {
-    rig.inverse_binds.get(bone).map_or(Mat4::IDENTITY, |inverse| {
-        Mat4::from_rotation_translation(axes.rotation(inverse.rotation), axes.position(inverse.position))
-    })
+    Mat4::from(crate::plugin::palette::inverse_bind(rig, bone, axes))
 }
 
 /// Vertex attributes shared by every submesh of `mesh`.
