@@ -57,7 +57,7 @@ fn one_track<'a>(animation: &'a Animation, clip: &Clip, tracks: &[usize]) -> Opt
     let keys = times
         .into_iter()
         .map(|time| {
-            let pose = clip.blended(|track| tracks.contains(&track), time as f32, None)?;
+            let pose = clip.blended_tracks(tracks.iter().copied(), time as f32, None)?;
             Some(Key::new(time, pose.position, pose.rotation))
         })
         .collect::<Option<Vec<Key>>>()?;

@@ -37,11 +37,19 @@ pub struct ClipRootStep {
 impl ClipRootStep {
     /// Its travel and turn, whole laps included.
     fn travel(&self) -> RootStep {
+        let step = RootStep {
+            delta: self.now.position - self.before.position,
+            yaw: yaw_between(self.before.rotation, self.now.rotation),
+        };
+        // Most frames wrap no loop: the lap's turn (an arc tangent) is
+        // worked out only on those that do.
+        if self.step.wraps == 0 {
+            return step;
+        }
         let laps = self.step.wraps as f32;
         RootStep {
-            delta: self.now.position - self.before.position + (self.last.position - self.first.position) * laps,
-            yaw: yaw_between(self.before.rotation, self.now.rotation)
-                + yaw_between(self.first.rotation, self.last.rotation) * laps,
+            delta: step.delta + (self.last.position - self.first.position) * laps,
+            yaw: step.yaw + yaw_between(self.first.rotation, self.last.rotation) * laps,
         }
     }
 }

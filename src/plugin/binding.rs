@@ -48,6 +48,9 @@ pub struct ClipBinding {
     /// Where the clip puts the root bone at its start and at its end, when
     /// a track drives the root: root motion reads them every frame.
     pub(super) root_ends: Option<(BonePose, BonePose)>,
+    /// The tracks that drive the root bone, in track order: found once
+    /// here, since root motion samples them twice a frame.
+    pub(super) root_tracks: Vec<usize>,
     /// The clip made for these bones, when the player retargets
     /// ([`super::retarget`]): played instead of the clip's own tracks.
     pub(super) retargeted: Option<Arc<Clip>>,
@@ -312,17 +315,18 @@ impl AniBinding {
     /// meets the bones.
     pub(super) fn bind_clip(&self, clip: &AniClip, retargeted: Option<Arc<Clip>>) -> ClipBinding {
         let played = retargeted.as_deref().unwrap_or(&clip.clip);
-        let names: Vec<String> = played.tracks.iter().map(|t| t.bone.name_text().into_owned()).collect();
         let tracks: Vec<Option<usize>> = played.tracks.iter().map(|t| self.by_name.of(&t.bone)).collect();
-        let root_at = |t: f32| {
-            let root = self.root()?;
-            played.blended(|track| tracks[track] == Some(root), t, None)
+        let root_tracks: Vec<usize> = match self.root() {
+            Some(root) => (0..tracks.len()).filter(|&track| tracks[track] == Some(root)).collect(),
+            None => Vec::new(),
         };
+        let root_at = |t: f32| played.blended_tracks(root_tracks.iter().copied(), t, None);
         let root_ends = root_at(0.0).zip(root_at(played.total_ms as f32));
         let mut named = vec![false; self.bones.len()];
         tracks.iter().flatten().for_each(|&b| named[b] = true);
+        let unbound = played.tracks.iter().zip(&tracks).filter(|(_, bone)| bone.is_none());
         ClipBinding {
-            unbound_tracks: names.iter().zip(&tracks).filter(|(_, b)| b.is_none()).map(|(n, _)| n.clone()).collect(),
+            unbound_tracks: unbound.map(|(track, _)| track.bone.name_text().into_owned()).collect(),
             bones_without_track: self
                 .bones
                 .iter()
@@ -331,6 +335,7 @@ impl AniBinding {
                 .map(|(b, _)| b.name.clone())
                 .collect(),
             root_ends,
+            root_tracks,
             tracks,
             retargeted,
         }

@@ -152,9 +152,8 @@ fn pose_player<'a>(
     // Where the main clip starts the root, for both the distance reported
     // and the in-place hold.
     let start = main_root_start((player, playback), binding);
-    *motion = root
-        .zip(root_pose)
-        .and_then(|(root, pose)| root_motion(playback, binding, clips, root, pose.position, start))
+    *motion = root_pose
+        .and_then(|pose| root_motion(playback, binding, clips, pose.position, start))
         .map(|motion| motion.in_axes(axes))
         .unwrap_or_default();
     if let Some((pose, start)) = root.and_then(|root| posed.get_mut(root)).zip(start).filter(|_| player.in_place) {
@@ -172,12 +171,11 @@ fn blend_clips(playback: &mut AniPlayback, binding: &AniBinding, clips: &Assets<
     playback.mixer.pose(&binding.rest, bound, blend);
 }
 
-/// Where the clip `clip` puts bone `root` at `t` ms: every track bound to
-/// it, blended as the pose blends them.
-fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, root: usize, t: f32) -> Option<BonePose> {
+/// Where the clip `clip` puts the root bone at `t` ms: every track bound
+/// to it, blended as the pose blends them.
+fn root_at(clip: &AniClip, binding: &AniBinding, id: Id, t: f32) -> Option<BonePose> {
     let bound = binding.clip(id)?;
-    let is_root = |track: usize| bound.tracks[track] == Some(root);
-    bound.played(&clip.clip).blended(is_root, t, None)
+    bound.played(&clip.clip).blended_tracks(bound.root_tracks.iter().copied(), t, None)
 }
 
 /// Where the main clip puts the root bone at its start: the transport's
@@ -205,7 +203,6 @@ fn root_motion(
     playback: &AniPlayback,
     binding: &AniBinding,
     clips: &Assets<AniClip>,
-    root: usize,
     position: Vec3,
     start: Option<Vec3>,
 ) -> Option<RootMotion> {
@@ -217,7 +214,7 @@ fn root_motion(
         // Waiting clips are not in the pose, nor in its motion.
         let instance = playback.instance(*id).filter(|i| i.state() != State::Wait)?;
         let clip = clips.get(instance.clip)?;
-        let at = |t: f64| root_at(clip, binding, instance.clip, root, t as f32);
+        let at = |t: f64| root_at(clip, binding, instance.clip, t as f32);
         let (first, last) = ends(instance.clip)?;
         let (before, now) = (at(step.from_ms)?, at(step.to_ms)?);
         Some(ClipRootStep { step: *step, kind: instance.kind(), weight: instance.weight(), before, now, first, last })

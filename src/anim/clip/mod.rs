@@ -212,20 +212,27 @@ impl Clip {
     /// one rule for two tracks of a bone, shared by posing and the root
     /// path.
     pub fn bone_pose(&self, name: &[u8], t: f32, hints: &mut Hints) -> Option<BonePose> {
-        self.blended(|track| self.tracks[track].bone.is_named(name), t, Some(hints))
+        self.blended(|&track| self.tracks[track].bone.is_named(name), t, Some(hints))
     }
 
     /// The pose of the tracks (by index) `is_bone` picks at `t` ms, blended
     /// as [`Clip::bone_pose`] blends the tracks of one name. Without
     /// `hints` it allocates nothing (each key search starts from key 0).
-    pub fn blended(
+    pub fn blended(&self, is_bone: impl FnMut(&usize) -> bool, t: f32, hints: Option<&mut Hints>) -> Option<BonePose> {
+        self.blended_tracks((0..self.tracks.len()).filter(is_bone), t, hints)
+    }
+
+    /// [`Clip::blended`] of the tracks `tracks` lists, in track order: for
+    /// a caller that found a bone's tracks once (root motion, every frame)
+    /// rather than asking of every track each time.
+    pub fn blended_tracks(
         &self,
-        mut is_bone: impl FnMut(usize) -> bool,
+        tracks: impl IntoIterator<Item = usize>,
         t: f32,
         mut hints: Option<&mut Hints>,
     ) -> Option<BonePose> {
         let mut bone = BoneBlend::new(BonePose::IDENTITY);
-        for index in (0..self.tracks.len()).filter(|&i| is_bone(i)) {
+        for index in tracks {
             let sampled = match hints.as_deref_mut() {
                 Some(hints) => self.sample(index, t, hints),
                 None => self.sample_at(index, t),
