@@ -47,12 +47,12 @@
 //! CPU work, as a game's is before its render world extracts.
 //!
 //! Each line ends with the bytes of skinning matrices a frame hands to the
-//! GPU: on the palette path the slab, counted where it is handed over
-//! (with `--features characters`, which builds the palette's GPU copy;
-//! without, the slab's size); on the others, with
+//! GPU, reckoned, since no renderer runs here: on the palette path the
+//! slab's size (its render world writes the slab whole each frame, and
+//! counts it in `PaletteDrawing::uploaded`); on the others, with
 //! `--meshes`, what Bevy's skinning uploads for the `SkinnedMesh`es (64
-//! bytes a joint of each mesh entity, reckoned from the components, as
-//! Bevy writes its whole joint buffer every frame); without meshes, none.
+//! bytes a joint of each mesh entity, as Bevy writes its whole joint
+//! buffer every frame); without meshes, none.
 
 use std::time::{Duration, Instant};
 
@@ -194,9 +194,9 @@ fn wardrobe(app: &mut App, skeleton: &bevy_io3d::format::Skeleton) -> bevy_io3d:
     bevy_io3d::plugin::character::RigMeshes(vec![body.clone(), body.clone(), body, sword])
 }
 
-/// The palette's GPU copy as a game with a renderer has it (the slab
-/// handed over whole each frame, counted), for the palette path's meshes
-/// (`--meshes`) and its upload; no renderer takes it here.
+/// The palette's GPU copy as a game with a renderer has it, for the
+/// palette path's meshes (`--meshes`): their slots and bounds are kept as
+/// there. No renderer writes the slab here.
 #[cfg(feature = "characters")]
 fn palette_upload(app: &mut App) {
     use bevy_io3d::plugin::character::{PaletteDrawing, PaletteMaterial};
@@ -291,10 +291,6 @@ fn app(characters: usize, options: Options) -> App {
 /// The bytes of skinning matrices a frame hands to the GPU (see the
 /// module docs).
 fn uploaded(app: &mut App) -> usize {
-    #[cfg(feature = "characters")]
-    if let Some(drawing) = app.world().get_resource::<bevy_io3d::plugin::character::PaletteDrawing>() {
-        return drawing.uploaded();
-    }
     let slab = size_of_val(app.world().resource::<SkinPalettes>().matrices());
     let mut skins = app.world_mut().query::<&bevy::mesh::skinning::SkinnedMesh>();
     slab + skins.iter(app.world()).map(|skin| skin.joints.len() * 64).sum::<usize>()

@@ -89,7 +89,8 @@
 //! | `Pose`, after `pose_world` | `skinning::fill_slots` | writes those players' skinning matrices (model pose after the stored inverse bind) into their slots, over all cores |
 //! | `Pose`, after `pose_world` | `socket::place_sockets` | moves each [`AniSocket`] to its bone's model pose |
 //! | `WorldPose` (after `TransformSystems::Propagate`) | `world_pose::write_world_poses` | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
-//! | after `Pose` | `character::palette::upload_palettes`, `follow_slots` (feature `characters`, with a renderer) | hands the slab to its GPU copy (one upload a frame, counted), and gives each palette character's parts its slot (`MeshTag`) and bounds around its root bone |
+//! | after `Pose` | `character::upload::size_palette_buffer`, `character::palette::follow_slots` (feature `characters`, with a renderer) | sizes the slab's GPU copy when the slab changed size, and gives each palette character's parts its slot (`MeshTag`) and bounds around its root bone |
+//! | `ExtractSchedule` of the render app | `character::upload::write_palettes` (feature `characters`, with a renderer) | writes the whole slab straight into its GPU copy (one write a frame, no copy on the way, counted) |
 //! | after `Advance`, before `Pose` | `character::events::show_meshes` (feature `characters`) | hides and shows each rig's meshes as its clips' mesh events left them (an observer of [`AniEventFired`] keeps each rig's `HiddenMeshes`) |
 //!
 //! "Over all cores" means over Bevy's `ComputeTaskPool`, which Bevy's

@@ -26,6 +26,7 @@ mod material;
 pub(crate) mod mesh;
 mod outline;
 mod palette;
+mod upload;
 mod paths;
 mod spawn;
 pub(crate) mod texture;
@@ -81,7 +82,7 @@ pub(super) fn build(app: &mut App) {
     app.add_systems(
         PostUpdate,
         (
-            (palette::upload_palettes, palette::follow_slots).after(Io3dSystems::Pose),
+            (upload::size_palette_buffer, palette::follow_slots).after(Io3dSystems::Pose),
             palette::follow_surfaces
                 .after(material::animate_textures)
                 .run_if(resource_exists::<Assets<StandardMaterial>>),
@@ -151,5 +152,8 @@ pub(super) fn finish(app: &mut App) {
         && app.world().contains_resource::<Assets<PaletteMaterial>>()
     {
         app.init_resource::<PaletteDrawing>();
+        if let Some(render) = app.get_sub_app_mut(bevy::render::RenderApp) {
+            render.add_systems(bevy::render::ExtractSchedule, upload::write_palettes);
+        }
     }
 }

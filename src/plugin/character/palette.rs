@@ -2,14 +2,16 @@
 //! ([`PoseOutput::Palette`](crate::plugin::PoseOutput::Palette)): every part
 //! and outline hull skins itself in its vertex shader (and its prepass and
 //! shadow shader) from its character's slot of the frame-wide
-//! [`SkinPalettes`], which goes to the GPU in one upload a frame. The
-//! slot's first matrix reaches the shader per instance through `MeshTag`,
-//! so identical meshes and materials batch across characters; the meshes'
-//! joints are renumbered into the slot at load, so every part and hull of
-//! a character shares it; bounds follow the root bone, with no per-joint
-//! reads.
+//! [`SkinPalettes`](crate::plugin::SkinPalettes), which goes to the GPU in
+//! one write a frame ([`super::upload`]). The slot's first matrix reaches
+//! the shader per instance through `MeshTag`, so identical meshes and
+//! materials batch across characters; the meshes' joints are renumbered
+//! into the slot at load, so every part and hull of a character shares
+//! it; bounds follow the root bone, with no per-joint reads.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bevy::asset::{Asset, AssetEvent, AssetId, Assets, Handle, RenderAssetUsages};
 use bevy::camera::primitives::Aabb;
@@ -27,7 +29,7 @@ use bevy::shader::ShaderRef;
 use crate::anim::{MeshBinding, Rig};
 use crate::plugin::assets::SklSkeleton;
 use crate::plugin::axes::Axes;
-use crate::plugin::palette::{PaletteSlot, SkinPalettes, inverse_bind, palette_joints};
+use crate::plugin::palette::{PaletteSlot, inverse_bind, palette_joints};
 use crate::plugin::player::ModelPoses;
 use crate::plugin::rig::modified;
 
@@ -50,7 +52,7 @@ pub const ATTRIBUTE_PALETTE_WEIGHTS: MeshVertexAttribute =
 /// skins from.
 pub type PaletteMaterial = ExtendedMaterial<StandardMaterial, PaletteSkin>;
 
-/// The palette a material skins from: the GPU copy of [`SkinPalettes`].
+/// The palette a material skins from: the GPU copy of [`SkinPalettes`](crate::plugin::SkinPalettes).
 #[derive(Asset, AsBindGroup, Reflect, Debug, Clone, PartialEq)]
 pub struct PaletteSkin {
     /// The slab.
@@ -150,13 +152,14 @@ type PaletteMesh = (Handle<Mesh>, f32);
 
 /// The GPU copy of the slab, the palette materials made from each part's
 /// `StandardMaterial`, the palette meshes made from each part's mesh, and
-/// what the last frame uploaded.
+/// what the render world last wrote ([`super::upload`]).
 #[derive(Resource, Debug)]
 pub struct PaletteDrawing {
-    buffer: Handle<ShaderBuffer>,
-    materials: HashMap<AssetId<StandardMaterial>, Handle<PaletteMaterial>>,
+    pub(super) buffer: Handle<ShaderBuffer>,
+    pub(super) materials: HashMap<AssetId<StandardMaterial>, Handle<PaletteMaterial>>,
     meshes: HashMap<(AssetId<Mesh>, AssetId<SklSkeleton>), PaletteMesh>,
-    uploaded: usize,
+    /// Bytes written, shared with the render world, which writes them.
+    pub(super) written: Arc<AtomicUsize>,
 }
 
 impl FromWorld for PaletteDrawing {
@@ -164,14 +167,15 @@ impl FromWorld for PaletteDrawing {
         let buffer =
             ShaderBuffer::new(&[0; size_of::<crate::plugin::PaletteMatrix>()], RenderAssetUsages::RENDER_WORLD);
         let buffer = world.resource_mut::<Assets<ShaderBuffer>>().add(buffer);
-        Self { buffer, materials: HashMap::new(), meshes: HashMap::new(), uploaded: 0 }
+        Self { buffer, materials: HashMap::new(), meshes: HashMap::new(), written: Arc::default() }
     }
 }
 
 impl PaletteDrawing {
-    /// The bytes of skinning matrices the last frame handed to the GPU.
+    /// The bytes of skinning matrices the render world wrote to the GPU
+    /// on the last frame it extracted (0 without a renderer).
     pub fn uploaded(&self) -> usize {
-        self.uploaded
+        self.written.load(Ordering::Relaxed)
     }
 
     /// The palette material over `standard`'s surface, made once.
@@ -250,36 +254,6 @@ fn palette_mesh(mesh: &Mesh, binding: &MeshBinding, rig: &Rig) -> Option<(Mesh, 
     let root = Vec3::from(inverse_bind(rig, first, Axes::EngineToBevy).inverse().translation);
     let reach = positions.iter().map(|p| Vec3::from_array(*p).distance(root)).fold(0.0, f32::max);
     Some((palette, reach * 1.5))
-}
-
-/// Hands the slab to the GPU copy (one upload a frame, counted), and makes
-/// the palette materials bind the new buffer when the slab grew.
-pub(crate) fn upload_palettes(
-    palettes: Res<SkinPalettes>,
-    mut drawing: ResMut<PaletteDrawing>,
-    mut buffers: ResMut<Assets<ShaderBuffer>>,
-    mut materials: ResMut<Assets<PaletteMaterial>>,
-    mut toon: Option<ResMut<Assets<PaletteToonMaterial>>>,
-) {
-    let bytes: &[u8] = bytemuck::cast_slice(palettes.matrices());
-    drawing.uploaded = 0;
-    let Some(mut buffer) = buffers.get_mut(&drawing.buffer).filter(|_| !bytes.is_empty()) else { return };
-    let grew = buffer.buffer_description.size != bytes.len() as u64;
-    buffer.buffer_description.size = bytes.len() as u64;
-    buffer.data = Some(bytes.to_vec());
-    drawing.uploaded = bytes.len();
-    if grew {
-        // A buffer of another size is a new buffer: the materials' bind
-        // groups are made again only for materials that changed.
-        let ids: Vec<_> = drawing.materials.values().map(Handle::id).collect();
-        for id in ids {
-            materials.get_mut(id);
-        }
-        let toon_ids: Vec<_> = toon.iter().flat_map(|toon| toon.ids()).collect();
-        for id in toon_ids {
-            toon.as_mut().and_then(|toon| toon.get_mut(id));
-        }
-    }
 }
 
 /// Keeps the palette materials' surfaces in step with their
