@@ -26,11 +26,11 @@ mod material;
 pub(crate) mod mesh;
 mod outline;
 mod palette;
-mod upload;
 mod paths;
 mod spawn;
 pub(crate) mod texture;
 mod toon;
+mod upload;
 
 pub use assets::{
     AnimationLoading, CmsLoader, Io3dCollision, Io3dMesh, Io3dModel, ModelLoader, ModelLoaderSettings, MshLoader,

@@ -52,12 +52,15 @@ pub(crate) fn size_palette_buffer(
     }
 }
 
+/// The slab and its GPU copy, as extraction reads them from the main world.
+type MainSlab = (Option<Res<'static, SkinPalettes>>, Option<Res<'static, PaletteDrawing>>);
+
 /// Writes the whole slab into the GPU copy, during extraction, and counts
 /// the bytes ([`PaletteDrawing::uploaded`]). A frame whose buffer is not
 /// yet the slab's size (it just grew) writes nothing: the new buffer is
 /// made from the slab's bytes as the asset is prepared.
 pub(crate) fn write_palettes(
-    main: Extract<(Option<Res<SkinPalettes>>, Option<Res<PaletteDrawing>>)>,
+    main: Extract<MainSlab>,
     buffers: Res<RenderAssets<GpuShaderBuffer>>,
     queue: Res<RenderQueue>,
 ) {
