@@ -152,7 +152,8 @@ type PaletteMesh = (Handle<Mesh>, f32);
 
 /// The GPU copy of the slab, the palette materials made from each part's
 /// `StandardMaterial`, the palette meshes made from each part's mesh, and
-/// what the render world last wrote ([`super::upload`]).
+/// what the render world last wrote (it writes the slab during
+/// extraction).
 #[derive(Resource, Debug)]
 pub struct PaletteDrawing {
     pub(super) buffer: Handle<ShaderBuffer>,
