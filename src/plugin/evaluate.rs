@@ -23,7 +23,7 @@ use super::axes::Axes;
 use super::binding::AniBinding;
 use super::compose::compose;
 use super::lod::AniLod;
-use super::palette::PaletteOutput;
+use super::palette::{PaletteOutput, SkinPalettes};
 use super::player::{AniPlayback, AniPlayer, LocalOutput, LocalPoses, ModelPoses, RootMotion, WorldOutput};
 
 type Id = AssetId<AniClip>;
@@ -86,13 +86,19 @@ pub(crate) struct Scratch {
 
 /// Blends and composes the model poses of players that write
 /// [`super::PoseOutput::GlobalTransform`] or [`super::PoseOutput::Palette`],
-/// over all cores, and fills their [`RootMotion`].
+/// over all cores, and fills their [`RootMotion`]; a palette player's
+/// skinning matrices go into its slot of the slab ([`SkinPalettes`]).
 pub(crate) fn pose_world(
     clips: Res<Assets<AniClip>>,
     mut players: Query<(ToPose, WorldPose), ComposedOutput>,
     transforms: Query<&Transform>,
+    mut palettes: ResMut<SkinPalettes>,
     scratch: Local<Parallel<Scratch>>,
 ) {
+    // A palette player's matrices are written while its model pose is
+    // still in the cache: a pass of their own read the model poses of
+    // every player back from memory.
+    let ranges = palettes.ranges();
     players.par_iter_mut().for_each_init(
         || scratch.borrow_local_mut(),
         |scratch, ((entity, player, mut playback, binding, lod, mut motion), (&axes, mut poses))| {
@@ -104,6 +110,7 @@ pub(crate) fn pose_world(
             let player = (player, &mut *playback, binding, lod.map(Mut::into_inner), entity.index_u32());
             let posed = pose_player(player, &clips, &mut motion, axes, posing);
             compose(binding, posed.iter().copied(), axes, &transforms, (chained, anchors), &mut poses.0);
+            ranges.fill(entity, &poses.0, &binding.inverse_binds);
         },
     );
 }

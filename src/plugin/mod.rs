@@ -84,9 +84,8 @@
 //! | `Advance` | `lod::lod_by_distance` | sets each [`AniLod`] by its player's distance to the nearest [`AniLodFocus`], where there is one |
 //! | `Pose` | `evaluate::pose_players` | blends the clips per bone as the client does (on the frames its [`AniLod`] skips, interpolates its last two poses), over all cores, into each player's [`LocalPoses`] (a skeleton's bones at rest where nothing plays) and fills [`RootMotion`] |
 //! | `Pose`, after it | `write::write_local_poses` | copies those poses into the local transforms of the players' bones ([`Io3dBone`]), over all cores |
-//! | `Pose` | `evaluate::pose_world` | the same for players that write [`PoseOutput::GlobalTransform`] or [`PoseOutput::Palette`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`] |
+//! | `Pose` | `evaluate::pose_world` | the same for players that write [`PoseOutput::GlobalTransform`] or [`PoseOutput::Palette`], over all cores: each bone's pose relative to the player, composed by the client's arithmetic, into [`ModelPoses`], and for a palette player its skinning matrices (model pose after the stored inverse bind) into its slot of [`SkinPalettes`] |
 //! | `Pose`, before `pose_world` | `skinning::assign_slots` | gives each bound player on [`PoseOutput::Palette`] a [`PaletteSlot`] of as many matrices as it has bones |
-//! | `Pose`, after `pose_world` | `skinning::fill_slots` | writes those players' skinning matrices (model pose after the stored inverse bind) into their slots, over all cores |
 //! | `Pose`, after `pose_world` | `socket::place_sockets` | moves each [`AniSocket`] to its bone's model pose |
 //! | `WorldPose` (after `TransformSystems::Propagate`) | `world_pose::write_world_poses` | writes those players' bones' `GlobalTransform`s: the player's own times the bone's model pose |
 //! | after `Pose` | `character::upload::size_palette_buffer`, `character::palette::follow_slots` (feature `characters`, with a renderer) | sizes the slab's GPU copy when the slab changed size, and gives each palette character's parts its slot (`MeshTag`) and bounds around its root bone |
@@ -228,7 +227,7 @@ impl Plugin for Io3dPlugin {
                     advance::advance_players.in_set(Io3dSystems::Advance),
                     lod::lod_by_distance.in_set(Io3dSystems::Advance),
                     (evaluate::pose_players, write::write_local_poses).chain().in_set(Io3dSystems::Pose),
-                    (skinning::assign_slots, evaluate::pose_world, (skinning::fill_slots, socket::place_sockets))
+                    (skinning::assign_slots, evaluate::pose_world, socket::place_sockets)
                         .chain()
                         .in_set(Io3dSystems::Pose),
                     world_pose::write_world_poses.in_set(Io3dSystems::WorldPose),

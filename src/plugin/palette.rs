@@ -4,6 +4,8 @@
 //! it (one upload a frame, however many parts and outlines a character
 //! wears). No bone is an entity on this path.
 
+use std::sync::{Mutex, PoisonError};
+
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::prelude::*;
 use bevy::ecs::world::DeferredWorld;
@@ -85,10 +87,20 @@ pub struct SkinPalettes {
 }
 
 impl SkinPalettes {
-    /// The slab, and the players' ranges in the order they stand, as
-    /// (first matrix, count, player).
-    pub(super) fn ranges_mut(&mut self) -> (&mut [PaletteMatrix], &[(u32, u32, Entity)]) {
-        (&mut self.matrices, &self.owners)
+    /// The slab cut into its players' ranges, for posing to write each
+    /// player's matrices as soon as its model pose is composed, over all
+    /// cores ([`PaletteRanges::fill`]).
+    pub(super) fn ranges(&mut self) -> PaletteRanges<'_> {
+        let mut ranges = Vec::with_capacity(self.owners.len());
+        let (mut rest, mut at) = (&mut self.matrices[..], 0);
+        for &(start, len, player) in &self.owners {
+            let (_, from) = std::mem::take(&mut rest).split_at_mut(start as usize - at);
+            let (range, after) = from.split_at_mut(len as usize);
+            ranges.push((player, Mutex::new(range)));
+            (rest, at) = (after, (start + len) as usize);
+        }
+        ranges.sort_unstable_by_key(|(player, _)| *player);
+        PaletteRanges(ranges)
     }
 
     /// The whole slab: what a frame uploads.
@@ -123,6 +135,25 @@ impl SkinPalettes {
         if len > 0 {
             self.free.push((start, len));
             self.owners.retain(|&(held, ..)| held != start);
+        }
+    }
+}
+
+/// The slab's ranges by player ([`SkinPalettes::ranges`]), each behind a
+/// lock of its own so that threads posing different players write their
+/// ranges side by side in safe code; a range's one writer is the thread
+/// posing its player, so no lock is ever waited on.
+pub(super) struct PaletteRanges<'a>(Vec<(Entity, Mutex<&'a mut [PaletteMatrix]>)>);
+
+impl PaletteRanges<'_> {
+    /// Writes `player`'s skinning matrices from its bones' model poses
+    /// (`model`) after their stored inverse binds; nothing for a player
+    /// with no range (on another path, or not yet given a slot).
+    pub(super) fn fill(&self, player: Entity, model: &[Affine3A], inverse_binds: &[Affine3A]) {
+        let Ok(found) = self.0.binary_search_by_key(&player, |(owner, _)| *owner) else { return };
+        let mut range = self.0[found].1.lock().unwrap_or_else(PoisonError::into_inner);
+        for ((matrix, model), inverse) in range.iter_mut().zip(model).zip(inverse_binds) {
+            *matrix = palette_matrix(*model, *inverse);
         }
     }
 }

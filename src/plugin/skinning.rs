@@ -1,14 +1,11 @@
-//! The last stage on the palette path: each player's skinning matrices
-//! written into its slot of the frame-wide slab ([`SkinPalettes`]) from
-//! the model poses evaluation composed, over all cores, once every player
-//! has a slot of the right size.
+//! The palette path's slots: each player given its range of the
+//! frame-wide slab ([`SkinPalettes`]) before posing, which writes its
+//! skinning matrices there ([`super::evaluate`]).
 
 use bevy::ecs::prelude::*;
-use bevy::tasks::{ComputeTaskPool, ParallelSliceMut};
 
 use super::binding::AniBinding;
-use super::palette::{PaletteMatrix, PaletteOutput, PaletteSlot, SkinPalettes, palette_matrix};
-use super::player::ModelPoses;
+use super::palette::{PaletteOutput, PaletteSlot, SkinPalettes};
 
 /// A player whose bones or slot may have changed.
 type Rebound = Or<(Changed<AniBinding>, Changed<PaletteSlot>)>;
@@ -28,32 +25,4 @@ pub(crate) fn assign_slots(
             *slot = PaletteSlot::new(start, len);
         }
     }
-}
-
-/// Fills each palette player's slot from its model poses (which
-/// evaluation composed) after its bones' inverse binds, over all cores:
-/// the slab is cut into the players' ranges, in the order they stand.
-pub(crate) fn fill_slots(
-    mut palettes: ResMut<SkinPalettes>,
-    players: Query<(&ModelPoses, &AniBinding), With<PaletteOutput>>,
-) {
-    let (matrices, owners) = palettes.ranges_mut();
-    let mut ranges = Vec::with_capacity(owners.len());
-    let mut rest = matrices;
-    let mut at = 0;
-    for &(start, len, player) in owners.iter() {
-        let (_, from) = std::mem::take(&mut rest).split_at_mut(start as usize - at);
-        let (range, after) = from.split_at_mut(len as usize);
-        ranges.push((player, range));
-        (rest, at) = (after, (start + len) as usize);
-    }
-    let fill = |(player, range): &mut (Entity, &mut [PaletteMatrix])| {
-        let Ok((poses, binding)) = players.get(*player) else { return };
-        for ((matrix, model), inverse) in range.iter_mut().zip(&poses.0).zip(&*binding.inverse_binds) {
-            *matrix = palette_matrix(*model, *inverse);
-        }
-    };
-    let pool = ComputeTaskPool::get();
-    let chunk = ranges.len().div_ceil(pool.thread_num().max(1) * 4).max(1);
-    ranges.par_chunk_map_mut(pool, chunk, |_, chunk| chunk.iter_mut().for_each(fill));
 }
