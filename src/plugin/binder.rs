@@ -12,10 +12,11 @@ use bevy::log::warn;
 use bevy::math::Affine3A;
 use bevy::transform::components::Transform;
 
+use crate::anim::BonePose;
+
 use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
-use super::binding::rig_bones;
-use super::binding::{AniBinding, Bone, FileBoneName, Io3dBone, Ownership};
+use super::binding::{AniBinding, Bone, ClipBinding, FileBoneName, Io3dBone, Ownership, rest_poses, rig_bones};
 use super::palette::PaletteOutput;
 use super::player::{AniPlayer, ClipsInUse};
 use super::retarget::{AniBoneMap, AniRetarget, RetargetedClips, Retargeting};
@@ -141,7 +142,7 @@ pub(crate) fn bind_players(
 ) {
     let reloaded = modified(&mut files.clip_events);
     let reloaded_skeletons = modified(&mut files.skeleton_events);
-    skeleton_bones.0.retain(|(skeleton, _), _| !reloaded_skeletons.contains(skeleton));
+    skeleton_bones.forget(&reloaded, &reloaded_skeletons);
     let reloaded_maps = modified(&mut files.map_events);
     let BindingFiles { clips, skeletons, maps, .. } = files;
     retargeted.forget(&reloaded, &reloaded_skeletons);
@@ -159,13 +160,17 @@ pub(crate) fn bind_players(
         in_use.all_bound = false;
         let retarget = retarget.as_deref();
         let skeleton = skl.and_then(|skl| Some((skl.skeleton.id(), skeletons.get(&skl.skeleton)?)));
+        // A palette player's clips bind to its skeleton's bones, as every
+        // other such player's do.
+        let shared = skeleton.map(|(id, _)| id).filter(|_| palette);
         match skeleton.filter(|_| palette) {
             // The palette path binds the skeleton itself: it has no bone
             // entities to look for.
             Some((id, skeleton)) if !binding.built || respawned => {
-                let (bones, inverse_binds) = skeleton_bones.of((id, skeleton), axes);
-                binding.set_bones(bones);
-                binding.inverse_binds = inverse_binds;
+                let shared = skeleton_bones.of((id, skeleton), axes);
+                binding.set_bones(shared.bones.clone());
+                binding.inverse_binds = Arc::clone(&shared.inverse_binds);
+                binding.set_rest(Arc::clone(&shared.rest), axes);
             }
             Some(_) => {}
             None if palette => continue,
@@ -210,7 +215,10 @@ pub(crate) fn bind_players(
             if let Some(travel) = made.as_ref().and_then(|m| m.travel_bone.as_deref()) {
                 binding.follow_root(travel);
             }
-            let bound = binding.bind_clip(clip, made.map(|m| m.clip));
+            let bound = match (made, shared.filter(|_| retarget.is_none())) {
+                (None, Some(skeleton)) => skeleton_bones.clip((skeleton, axes), (id, clip), &binding),
+                (made, _) => binding.bind_clip(clip, made.map(|m| m.clip)),
+            };
             binding.clips.insert(id, bound);
         }
         let main_bound = main.is_none_or(|main| binding.clips.contains(main));
@@ -244,21 +252,55 @@ pub(crate) fn bind_players(
     }
 }
 
-/// Each skeleton's bones and inverse binds as palette players bind them,
-/// made once for each skeleton and axes: every player of a crowd then
-/// reads one copy of the inverse binds, which stays in the cache while
-/// posing writes the slab (a copy a player read 16 MB a frame from
-/// memory at 5,000 characters).
+/// Each skeleton's bones, inverse binds and rest poses as palette players
+/// bind them, made once for each skeleton and axes: every player of a
+/// crowd then reads one copy of what posing reads of the skeleton each
+/// frame, which stays in the cache (a copy a player read 25 MB a frame
+/// from memory at 5,000 characters).
 #[derive(Default)]
-pub(crate) struct SkeletonBones(HashMap<(AssetId<SklSkeleton>, Axes), (Vec<Bone>, Arc<[Affine3A]>)>);
+pub(crate) struct SkeletonBones(HashMap<(AssetId<SklSkeleton>, Axes), SkeletonBinding>);
+
+/// What [`SkeletonBones`] keeps of one skeleton in one set of axes: also
+/// how each clip binds to its bones, by clip and root bone, whose track
+/// map posing reads every frame.
+pub(crate) struct SkeletonBinding {
+    bones: Vec<Bone>,
+    inverse_binds: Arc<[Affine3A]>,
+    rest: Arc<[BonePose]>,
+    clips: HashMap<(AssetId<AniClip>, Option<usize>), ClipBinding>,
+}
 
 impl SkeletonBones {
-    fn of(&mut self, (id, skeleton): (AssetId<SklSkeleton>, &SklSkeleton), axes: Axes) -> (Vec<Bone>, Arc<[Affine3A]>) {
-        let (bones, inverse_binds) = self.0.entry((id, axes)).or_insert_with(|| {
+    /// Drops what was made from files that changed.
+    fn forget(&mut self, clips: &[AssetId<AniClip>], skeletons: &[AssetId<SklSkeleton>]) {
+        self.0.retain(|(skeleton, _), _| !skeletons.contains(skeleton));
+        for shared in self.0.values_mut() {
+            shared.clips.retain(|(clip, _), _| !clips.contains(clip));
+        }
+    }
+
+    /// How `clip` binds to `binding`'s bones, those of `skeleton` in
+    /// `axes`: made once for every player of that skeleton and root bone.
+    fn clip(
+        &mut self,
+        skeleton: (AssetId<SklSkeleton>, Axes),
+        (id, clip): (AssetId<AniClip>, &AniClip),
+        binding: &AniBinding,
+    ) -> ClipBinding {
+        match self.0.get_mut(&skeleton) {
+            Some(shared) => {
+                shared.clips.entry((id, binding.root())).or_insert_with(|| binding.bind_clip(clip, None)).clone()
+            }
+            None => binding.bind_clip(clip, None),
+        }
+    }
+
+    fn of(&mut self, (id, skeleton): (AssetId<SklSkeleton>, &SklSkeleton), axes: Axes) -> &SkeletonBinding {
+        self.0.entry((id, axes)).or_insert_with(|| {
             let (bones, inverse_binds) = rig_bones(&skeleton.rig, axes);
-            (bones, inverse_binds.into())
-        });
-        (bones.clone(), Arc::clone(inverse_binds))
+            let rest = rest_poses(&bones, axes);
+            SkeletonBinding { bones, inverse_binds: inverse_binds.into(), rest, clips: HashMap::new() }
+        })
     }
 }
 
@@ -328,5 +370,29 @@ mod tests {
         let binding = world.get::<AniBinding>(player).unwrap();
         assert!(binding.unbound_tracks.iter().any(|t| t == "Bip01 Spine"), "the renamed bone is found again");
         assert!(!binding.unbound_tracks.iter().any(|t| t == "Bip01 Neck"));
+    }
+
+    /// Palette players of one skeleton share what posing reads of it
+    /// every frame (the inverse binds, the rest poses, each clip's track
+    /// map): a copy for each player made a crowd's frame read megabytes of
+    /// the same numbers back from memory.
+    #[test]
+    fn palette_players_of_one_skeleton_share_what_posing_reads() {
+        let (mut world, walk) = world();
+        let skeleton = world.resource_mut::<Assets<SklSkeleton>>().add(biped::skeleton_and_walk().0);
+        let spawn = |world: &mut World| {
+            let rig = (SklRig::new(skeleton.clone()), RigBones(Vec::new()), crate::plugin::PoseOutput::Palette);
+            world.spawn((AniPlayer::new(walk.clone()), Axes::AsIs, rig)).id()
+        };
+        let players = [spawn(&mut world), spawn(&mut world)];
+        let bind = world.register_system(bind_players);
+        world.run_system(bind).unwrap();
+        let [a, b] = players.map(|player| world.get::<AniBinding>(player).unwrap());
+        assert!(a.is_bound() && b.is_bound() && a.bone_count() > 1);
+        assert!(Arc::ptr_eq(&a.inverse_binds, &b.inverse_binds));
+        assert!(Arc::ptr_eq(&a.rest, &b.rest));
+        let [one, other] = [a, b].map(|binding| binding.clip(walk.id()).unwrap());
+        assert!(Arc::ptr_eq(&one.tracks, &other.tracks) && one.tracks.iter().all(Option::is_some));
+        assert!(Arc::ptr_eq(&one.root_tracks, &other.root_tracks) && one.root_tracks.len() == 1);
     }
 }

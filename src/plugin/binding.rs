@@ -39,7 +39,7 @@ pub struct ClipBinding {
     /// For each track, the index of the bone it drives among the player's
     /// bones; `None` when no bone has its name (the client would drive the
     /// root with it; we skip it).
-    pub(super) tracks: Vec<Option<usize>>,
+    pub(super) tracks: Arc<[Option<usize>]>,
     /// Tracks no bone has the name of.
     pub unbound_tracks: Vec<String>,
     /// Named entities below the player that no track names: they stay at
@@ -50,7 +50,7 @@ pub struct ClipBinding {
     pub(super) root_ends: Option<(BonePose, BonePose)>,
     /// The tracks that drive the root bone, in track order: found once
     /// here, since root motion samples them twice a frame.
-    pub(super) root_tracks: Vec<usize>,
+    pub(super) root_tracks: Arc<[usize]>,
     /// The clip made for these bones, when the player retargets
     /// ([`super::retarget`]): played instead of the clip's own tracks.
     pub(super) retargeted: Option<Arc<Clip>>,
@@ -146,7 +146,9 @@ pub struct AniBinding {
     pub(super) bones: Vec<Bone>,
     /// The bones' rest poses in the files' axes, for `rest_axes`.
     #[reflect(ignore)]
-    pub(super) rest: Vec<BonePose>,
+    /// Shared by every player of a skeleton on the palette path, so
+    /// that a crowd's blends start from one copy in the cache.
+    pub(super) rest: Arc<[BonePose]>,
     #[reflect(ignore)]
     pub(super) rest_axes: Option<Axes>,
     #[reflect(ignore)]
@@ -214,7 +216,7 @@ impl AniBinding {
     pub fn driven(&self, clip: AssetId<AniClip>, own: &AniClip) -> Vec<(Entity, String)> {
         let Some(bound) = self.clips.get(clip) else { return Vec::new() };
         let played = bound.played(&own.clip);
-        let tracks = played.tracks.iter().zip(&bound.tracks);
+        let tracks = played.tracks.iter().zip(bound.tracks.iter());
         tracks
             .filter_map(|(track, bone)| Some((self.bones[(*bone)?].entity, track.bone.name_text().into_owned())))
             .filter(|(entity, _)| *entity != Entity::PLACEHOLDER)
@@ -302,13 +304,15 @@ impl AniBinding {
     /// Keeps the rest poses in the files' axes as `axes` reads them.
     pub(super) fn follow_axes(&mut self, axes: Axes) {
         if self.rest_axes != Some(axes) {
-            let pose = |t: &Transform| BonePose {
-                position: axes.position(t.translation),
-                rotation: axes.rotation(t.rotation),
-            };
-            self.rest = self.bones.iter().map(|b| pose(&b.rest)).collect();
-            self.rest_axes = Some(axes);
+            self.set_rest(rest_poses(&self.bones, axes), axes);
         }
+    }
+
+    /// Takes `rest` ([`rest_poses`] of its bones in `axes`) as the rest
+    /// poses, shared.
+    pub(super) fn set_rest(&mut self, rest: Arc<[BonePose]>, axes: Axes) {
+        self.rest = rest;
+        self.rest_axes = Some(axes);
     }
 
     /// How `clip` (or the clip `retargeted` from it for these bones)
@@ -316,9 +320,9 @@ impl AniBinding {
     pub(super) fn bind_clip(&self, clip: &AniClip, retargeted: Option<Arc<Clip>>) -> ClipBinding {
         let played = retargeted.as_deref().unwrap_or(&clip.clip);
         let tracks: Vec<Option<usize>> = played.tracks.iter().map(|t| self.by_name.of(&t.bone)).collect();
-        let root_tracks: Vec<usize> = match self.root() {
+        let root_tracks: Arc<[usize]> = match self.root() {
             Some(root) => (0..tracks.len()).filter(|&track| tracks[track] == Some(root)).collect(),
-            None => Vec::new(),
+            None => Arc::default(),
         };
         let root_at = |t: f32| played.blended_tracks(root_tracks.iter().copied(), t, None);
         let root_ends = root_at(0.0).zip(root_at(played.total_ms as f32));
@@ -336,7 +340,7 @@ impl AniBinding {
                 .collect(),
             root_ends,
             root_tracks,
-            tracks,
+            tracks: tracks.into(),
             retargeted,
         }
     }
@@ -403,6 +407,12 @@ pub(super) fn rig_bones(rig: &Rig, axes: Axes) -> (Vec<Bone>, Vec<Affine3A>) {
     rig.order.iter().map(|&i| (bone(i), inverse_bind(rig, i, axes))).unzip()
 }
 
+/// The rest poses of `bones` in the files' axes, as `axes` reads them.
+pub(super) fn rest_poses(bones: &[Bone], axes: Axes) -> Arc<[BonePose]> {
+    let pose = |t: &Transform| BonePose { position: axes.position(t.translation), rotation: axes.rotation(t.rotation) };
+    bones.iter().map(|b| pose(&b.rest)).collect()
+}
+
 /// The bundled Biped as a player's bones, for the stages' tests.
 #[cfg(test)]
 pub(super) mod biped {
@@ -464,7 +474,7 @@ mod tests {
         let binding = biped::binding(biped::bones(&mut world, rig), (AssetId::default(), &walk));
         let bound = binding.clip(AssetId::default()).unwrap();
         let expected: Vec<Option<usize>> = walk.clip.tracks.iter().map(|t| rig.bone(t.bone.c_str())).collect();
-        assert_eq!(bound.tracks, expected);
+        assert_eq!(bound.tracks[..], expected[..]);
         assert!(bound.unbound_tracks.is_empty() && expected.iter().all(Option::is_some));
         let root = binding.root().unwrap();
         assert_eq!(rig.names[root], crate::anim::biped::ROOT.as_bytes());

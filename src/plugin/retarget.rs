@@ -222,7 +222,7 @@ fn target_rig(binding: &AniBinding) -> Rig {
     Rig {
         by_name: BoneNames::new(&names),
         names,
-        rest: binding.rest.clone(),
+        rest: binding.rest.to_vec(),
         inverse_binds: vec![BonePose::IDENTITY; binding.bones.len()],
         order: (0..binding.bones.len()).collect(),
         parents: binding.bones.iter().map(|b| b.parent).collect(),
@@ -275,7 +275,9 @@ mod tests {
         assert!(Arc::ptr_eq(&first.clip, &again.clip), "shared, not made again");
 
         let mut other = binding.clone();
-        other.rest[1].position.y += 1.0;
+        let mut rest = other.rest.to_vec();
+        rest[1].position.y += 1.0;
+        other.rest = rest.into();
         let reshaped = made.get(&[(walk_id, &walk)], with, &other).remove(0);
         assert!(!Arc::ptr_eq(&first.clip, &reshaped.clip), "another rig shape has its own");
 
