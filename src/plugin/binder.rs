@@ -16,7 +16,9 @@ use crate::anim::BonePose;
 
 use super::assets::{AniClip, SklSkeleton};
 use super::axes::Axes;
-use super::binding::{AniBinding, Bone, ClipBinding, FileBoneName, Io3dBone, Ownership, rest_poses, rig_bones};
+use super::binding::{
+    AniBinding, Bone, ClipBinding, FileBoneName, Io3dBone, Ownership, parent_indices, rest_poses, rig_bones,
+};
 use super::palette::PaletteOutput;
 use super::player::{AniPlayer, ClipsInUse};
 use super::retarget::{AniBoneMap, AniRetarget, RetargetedClips, Retargeting};
@@ -169,6 +171,7 @@ pub(crate) fn bind_players(
             Some((id, skeleton)) if !binding.built || respawned => {
                 let shared = skeleton_bones.of((id, skeleton), axes);
                 binding.set_bones(shared.bones.clone());
+                binding.parents = Arc::clone(&shared.parents);
                 binding.inverse_binds = Arc::clone(&shared.inverse_binds);
                 binding.set_rest(Arc::clone(&shared.rest), axes);
             }
@@ -265,6 +268,7 @@ pub(crate) struct SkeletonBones(HashMap<(AssetId<SklSkeleton>, Axes), SkeletonBi
 /// map posing reads every frame.
 pub(crate) struct SkeletonBinding {
     bones: Vec<Bone>,
+    parents: Arc<[u32]>,
     inverse_binds: Arc<[Affine3A]>,
     rest: Arc<[BonePose]>,
     clips: HashMap<(AssetId<AniClip>, Option<usize>), ClipBinding>,
@@ -298,8 +302,8 @@ impl SkeletonBones {
     fn of(&mut self, (id, skeleton): (AssetId<SklSkeleton>, &SklSkeleton), axes: Axes) -> &SkeletonBinding {
         self.0.entry((id, axes)).or_insert_with(|| {
             let (bones, inverse_binds) = rig_bones(&skeleton.rig, axes);
-            let rest = rest_poses(&bones, axes);
-            SkeletonBinding { bones, inverse_binds: inverse_binds.into(), rest, clips: HashMap::new() }
+            let (parents, rest) = (parent_indices(&bones), rest_poses(&bones, axes));
+            SkeletonBinding { bones, parents, inverse_binds: inverse_binds.into(), rest, clips: HashMap::new() }
         })
     }
 }
@@ -373,8 +377,8 @@ mod tests {
     }
 
     /// Palette players of one skeleton share what posing reads of it
-    /// every frame (the inverse binds, the rest poses, each clip's track
-    /// map): a copy for each player made a crowd's frame read megabytes of
+    /// every frame (the inverse binds, the rest poses, the parents, each
+    /// clip's track map): a copy for each player made a crowd's frame read megabytes of
     /// the same numbers back from memory.
     #[test]
     fn palette_players_of_one_skeleton_share_what_posing_reads() {
@@ -390,7 +394,7 @@ mod tests {
         let [a, b] = players.map(|player| world.get::<AniBinding>(player).unwrap());
         assert!(a.is_bound() && b.is_bound() && a.bone_count() > 1);
         assert!(Arc::ptr_eq(&a.inverse_binds, &b.inverse_binds));
-        assert!(Arc::ptr_eq(&a.rest, &b.rest));
+        assert!(Arc::ptr_eq(&a.rest, &b.rest) && Arc::ptr_eq(&a.parents, &b.parents));
         let [one, other] = [a, b].map(|binding| binding.clip(walk.id()).unwrap());
         assert!(Arc::ptr_eq(&one.tracks, &other.tracks) && one.tracks.iter().all(Option::is_some));
         assert!(Arc::ptr_eq(&one.root_tracks, &other.root_tracks) && one.root_tracks.len() == 1);

@@ -175,7 +175,7 @@ pub struct AniBinding {
     /// world-pose path's pass over every bone of every player each frame
     /// ([`NO_PARENT`] below the player).
     #[reflect(ignore)]
-    pub(super) parents: Vec<u32>,
+    pub(super) parents: Arc<[u32]>,
     /// The bones' stored inverse binds, in their order, on the palette
     /// path ([`super::palette`]); empty on the others.
     #[reflect(ignore)]
@@ -380,7 +380,7 @@ impl AniBinding {
         // A palette player's bones are no entities.
         self.were_owned.extend(owned.filter(|&entity| entity != Entity::PLACEHOLDER));
         self.inverse_binds = Arc::default();
-        self.parents = bones.iter().map(|b| b.parent.map_or(NO_PARENT, |p| p as u32)).collect();
+        self.parents = parent_indices(&bones);
         self.by_name = BoneNames::new(bones.iter().map(|b| &b.key));
         self.bones = bones;
         self.rest_axes = None;
@@ -405,6 +405,12 @@ pub(super) fn rig_bones(rig: &Rig, axes: Axes) -> (Vec<Bone>, Vec<Affine3A>) {
         between: Vec::new(),
     };
     rig.order.iter().map(|&i| (bone(i), inverse_bind(rig, i, axes))).unzip()
+}
+
+/// Each bone's parent among `bones`, [`NO_PARENT`] for none, as
+/// [`AniBinding::parents`] keeps them.
+pub(super) fn parent_indices(bones: &[Bone]) -> Arc<[u32]> {
+    bones.iter().map(|b| b.parent.map_or(NO_PARENT, |p| p as u32)).collect()
 }
 
 /// The rest poses of `bones` in the files' axes, as `axes` reads them.
