@@ -255,11 +255,12 @@ pub(crate) fn bind_players(
     }
 }
 
-/// Each skeleton's bones, inverse binds and rest poses as palette players
-/// bind them, made once for each skeleton and axes: every player of a
-/// crowd then reads one copy of what posing reads of the skeleton each
-/// frame, which stays in the cache (a copy a player read 25 MB a frame
-/// from memory at 5,000 characters).
+/// What palette players bind of each skeleton (its bones, parents,
+/// inverse binds, rest poses, and each clip's binding), made once for
+/// each skeleton and axes: every player of a crowd then reads one copy of
+/// what posing reads of the skeleton each frame, which stays in the cache
+/// (a copy for each player read some 30 MB a frame back from memory at
+/// 5,000 characters).
 #[derive(Default)]
 pub(crate) struct SkeletonBones(HashMap<(AssetId<SklSkeleton>, Axes), SkeletonBinding>);
 
@@ -378,8 +379,8 @@ mod tests {
 
     /// Palette players of one skeleton share what posing reads of it
     /// every frame (the inverse binds, the rest poses, the parents, each
-    /// clip's track map): a copy for each player made a crowd's frame read megabytes of
-    /// the same numbers back from memory.
+    /// clip's track map): a copy for each player made a crowd's frame
+    /// read megabytes of the same numbers back from memory.
     #[test]
     fn palette_players_of_one_skeleton_share_what_posing_reads() {
         let (mut world, walk) = world();

@@ -144,10 +144,10 @@ pub struct FileBoneName(pub Vec<u8>);
 pub struct AniBinding {
     #[reflect(ignore)]
     pub(super) bones: Vec<Bone>,
-    /// The bones' rest poses in the files' axes, for `rest_axes`.
+    /// The bones' rest poses in the files' axes, for `rest_axes`: shared
+    /// by every player of a skeleton on the palette path, so that a
+    /// crowd's blends start from one copy in the cache.
     #[reflect(ignore)]
-    /// Shared by every player of a skeleton on the palette path, so
-    /// that a crowd's blends start from one copy in the cache.
     pub(super) rest: Arc<[BonePose]>,
     #[reflect(ignore)]
     pub(super) rest_axes: Option<Axes>,
